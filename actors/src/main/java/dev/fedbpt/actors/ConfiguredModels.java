@@ -1,0 +1,53 @@
+package dev.fedbpt.actors;
+
+import dev.fedbpt.config.ConfigError;
+import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.data.TaskDefinition;
+import dev.fedbpt.engine.data.Tasks;
+import dev.fedbpt.inference.HeadSpec;
+import dev.fedbpt.inference.ModelLoadException;
+import dev.fedbpt.inference.ModelOptions;
+import dev.fedbpt.inference.ModelSource;
+import dev.fedbpt.inference.PromptModel;
+import dev.fedbpt.inference.PromptSpec;
+import dev.fedbpt.inference.ScoringModel;
+import dev.fedbpt.inference.SyntheticModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Opens the model an experiment's configuration names, with the head its task needs. */
+public final class ConfiguredModels implements ModelFactory {
+    /** Vocabulary of the synthetic stand-in: BERT's size, so token statistics look like the real thing. */
+    static final int SYNTHETIC_VOCABULARY = 30522;
+
+    @Override
+    public ScoringModel load(ExperimentConfig config) {
+        TaskDefinition task = Tasks.byName(config.data().task());
+        ExperimentConfig.Model model = config.model();
+        if (model.backend() == ExperimentConfig.Backend.SYNTHETIC) {
+            return new SyntheticModel(SYNTHETIC_VOCABULARY, task.numClasses(), config.search().dimension(),
+                    model.projectionSeed());
+        }
+        HeadSpec head = switch (model.head()) {
+            case SIMILARITY -> new HeadSpec.Similarity(task.labelDescriptions(), model.temperature());
+            case MASKED_LM -> new HeadSpec.MaskedLm(task.labelWords());
+        };
+        ModelSource source = model.onnx().isEmpty() ? ModelSource.bundled()
+                : new ModelSource(existing(model.onnx(), "fedbpt.model.onnx"),
+                        existing(model.tokenizer(), "fedbpt.model.tokenizer"));
+        try {
+            return PromptModel.load(source, new PromptSpec(model.promptLength(), config.search().dimension(),
+                    model.projectionSeed()), head, ModelOptions.defaults().withIntraOpThreads(model.intraOpThreads()));
+        } catch (ModelLoadException e) {
+            throw new ConfigError("fedbpt.model.onnx", e.getMessage());
+        }
+    }
+
+    private static Path existing(String file, String key) {
+        Path path = Path.of(file);
+        if (!Files.isRegularFile(path)) {
+            throw new ConfigError(key, "file " + path.toAbsolutePath() + " does not exist");
+        }
+        return path;
+    }
+}

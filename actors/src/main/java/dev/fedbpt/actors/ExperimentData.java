@@ -1,0 +1,120 @@
+package dev.fedbpt.actors;
+
+import dev.fedbpt.config.ConfigError;
+import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.data.Dataset;
+import dev.fedbpt.engine.data.DatasetReaders;
+import dev.fedbpt.engine.data.Example;
+import dev.fedbpt.engine.data.FewShot;
+import dev.fedbpt.engine.data.Partitioner;
+import dev.fedbpt.engine.data.TaskDefinition;
+import dev.fedbpt.engine.data.Tasks;
+import dev.fedbpt.engine.fedbpt.LocalData;
+import dev.fedbpt.engine.random.Purpose;
+import dev.fedbpt.engine.random.Rng;
+import dev.fedbpt.inference.ScoringModel;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An experiment's data, ready for the actors: the few-shot training set split over the clients and the test set,
+ * all tokenised once. Every draw comes from the experiment seed, so the same configuration gives the same
+ * partitions on every start, resume included.
+ */
+public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evaluator.TestSet testSet) {
+
+    public static ExperimentData prepare(ExperimentConfig config, ScoringModel model) {
+        TaskDefinition task = task(config.data().task());
+        Dataset train = read(config, config.data().train(), task, "fedbpt.data.train");
+        Dataset test = read(config, config.data().test(), task, "fedbpt.data.test");
+        long seed = config.experiment().seed();
+        Dataset fewShot = config.data().shotsPerClass() == 0 ? train
+                : FewShot.sample(train, config.data().shotsPerClass(), Rng.of(seed, Purpose.FEW_SHOT));
+        int clients = config.federation().clients();
+        if (fewShot.size() < clients) {
+            throw new ConfigError("fedbpt.federation.clients", clients + " clients but only " + fewShot.size()
+                    + " training examples: every client needs at least one");
+        }
+        List<List<Example>> parts = switch (config.data().split()) {
+            case IID -> Partitioner.iid(fewShot.examples(), clients, Rng.of(seed, Purpose.PARTITION));
+            case DIRICHLET -> Partitioner.dirichlet(fewShot.examples(), clients, config.data().dirichletAlpha(),
+                    task.numClasses(), Rng.of(seed, Purpose.PARTITION));
+        };
+        boolean useTemplate = config.model().head() == ExperimentConfig.Head.MASKED_LM;
+        List<LocalData> localData = new ArrayList<>(clients);
+        for (List<Example> part : parts) {
+            localData.add(tokenise(part, task, model, useTemplate));
+        }
+        List<Example> testExamples = test.examples();
+        if (config.data().testLimit() > 0 && testExamples.size() > config.data().testLimit()) {
+            testExamples = testExamples.subList(0, config.data().testLimit());
+        }
+        LocalData testData = tokenise(testExamples, task, model, useTemplate);
+        return new ExperimentData(task, List.copyOf(localData),
+                new Evaluator.TestSet(testData.tokenIds(), testData.labels()));
+    }
+
+    private static LocalData tokenise(List<Example> examples, TaskDefinition task, ScoringModel model,
+                                      boolean useTemplate) {
+        List<int[]> rows = new ArrayList<>(examples.size());
+        int[] labels = new int[examples.size()];
+        for (int i = 0; i < examples.size(); i++) {
+            Example example = examples.get(i);
+            rows.add(model.encode(useTemplate ? task.apply(example.text()) : example.text()));
+            labels[i] = example.label();
+        }
+        return new LocalData(List.copyOf(rows), labels, task.numClasses());
+    }
+
+    private static TaskDefinition task(String name) {
+        try {
+            return Tasks.byName(name);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError("fedbpt.data.task", e.getMessage());
+        }
+    }
+
+    private static Dataset read(ExperimentConfig config, String location, TaskDefinition task, String key) {
+        String source = location;
+        Reader in;
+        if (location.startsWith("classpath:")) {
+            InputStream stream = ExperimentData.class.getClassLoader()
+                    .getResourceAsStream(location.substring("classpath:".length()));
+            if (stream == null) {
+                throw new ConfigError(key, "no such resource shipped with fedbpt: " + location);
+            }
+            in = new InputStreamReader(stream, StandardCharsets.UTF_8);
+        } else {
+            Path path = config.data().dir().isEmpty() ? Path.of(location)
+                    : Path.of(config.data().dir()).resolve(location);
+            if (!Files.isRegularFile(path)) {
+                throw new ConfigError(key, "dataset file " + path.toAbsolutePath() + " does not exist"
+                        + (config.data().dir().isEmpty() ? "" : " (data.dir = " + config.data().dir() + ")"));
+            }
+            source = path.toString();
+            try {
+                in = Files.newBufferedReader(path, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new ConfigError(key, "cannot open " + path + ": " + e.getMessage());
+            }
+        }
+        try (Reader reader = in) {
+            return switch (config.data().format()) {
+                case "sst2" -> DatasetReaders.sst2(reader, source);
+                case "agnews" -> DatasetReaders.agNews(reader, source);
+                case "yelp" -> DatasetReaders.yelpPolarity(reader, source);
+                default -> DatasetReaders.labelTsv(reader, source, task.name(), task.labelNames());
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + source, e);
+        }
+    }
+}

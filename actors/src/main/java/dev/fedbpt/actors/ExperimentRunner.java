@@ -1,0 +1,160 @@
+package dev.fedbpt.actors;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.Terminated;
+import akka.actor.typed.javadsl.Behaviors;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.fedbpt.config.ConfigError;
+import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
+import dev.fedbpt.engine.fedbpt.FedAvgBbtStrategy;
+import dev.fedbpt.engine.fedbpt.FedBptStrategy;
+import dev.fedbpt.engine.fedbpt.ServerStrategy;
+import dev.fedbpt.engine.fedbpt.Vocabulary;
+import dev.fedbpt.inference.ScoringModel;
+import dev.fedbpt.persistence.JournalSchema;
+import dev.fedbpt.persistence.JournalSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * Runs (or resumes) one experiment in a run folder: stores its configuration, opens the journal, prepares the data,
+ * starts the actors and waits until the server finishes or gives up.
+ */
+public final class ExperimentRunner {
+    /** How many times a round is re-sampled when too few clients report. */
+    static final int MAX_ROUND_ATTEMPTS = 3;
+    static final int MAX_BATCH_RETRIES = 3;
+    static final String CONFIG_FILE = "config.conf";
+
+    public record Outcome(RunOutputs outputs, String failure) {
+        public boolean succeeded() {
+            return failure == null;
+        }
+    }
+
+    private ExperimentRunner() {}
+
+    public static Outcome run(ExperimentConfig config, Path runDirectory, ModelFactory models,
+                              Consumer<String> progress) {
+        return run(config, runDirectory, models, FaultInjector.NONE, progress);
+    }
+
+    public static Outcome run(ExperimentConfig config, Path runDirectory, ModelFactory models, FaultInjector faults,
+                              Consumer<String> progress) {
+        storeConfiguration(config, runDirectory);
+        JournalSchema.createIfNotExists(runDirectory);
+        List<ScoringModel> sessions = new ArrayList<>();
+        try {
+            for (int i = 0; i < config.pool().workers(); i++) {
+                sessions.add(models.load(config));
+            }
+            ScoringModel first = sessions.get(0);
+            ExperimentData data = ExperimentData.prepare(config, first);
+            progress.accept(String.format("%d clients, %d training examples, %d test examples, method %s",
+                    data.clients().size(), data.clients().stream().mapToInt(c -> c.labels().length).sum(),
+                    data.testSet().labels().length, config.experiment().method()));
+            RunOutputs outputs = new RunOutputs(runDirectory, config, progress);
+            List<RowScorer> scorers = sessions.stream().<RowScorer>map(model -> model::score).toList();
+            Behavior<Void> guardian = guardian(config, data, new Vocabulary(first.vocabularySize(),
+                    first.specialTokenIds()), scorers, faults, outputs);
+            Config akka = JournalSettings.forRunDirectory(runDirectory).withFallback(ConfigFactory.load());
+            ActorSystem<Void> system = ActorSystem.create(guardian, "fedbpt", akka);
+            awaitTermination(system);
+            String failure = outputs.failure();
+            if (failure == null && outputs.finalState() == null) {
+                failure = "the actor system stopped before the experiment finished";
+            }
+            return new Outcome(outputs, failure);
+        } finally {
+            sessions.forEach(ScoringModel::close);
+        }
+    }
+
+    private static void awaitTermination(ActorSystem<Void> system) {
+        try {
+            system.getWhenTerminated().toCompletableFuture().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            system.terminate();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("actor system failed", e.getCause());
+        }
+    }
+
+    private static Behavior<Void> guardian(ExperimentConfig config, ExperimentData data, Vocabulary vocabulary,
+                                           List<RowScorer> scorers, FaultInjector faults, RunOutputs outputs) {
+        return Behaviors.setup(context -> {
+            var poolSettings = new InferencePool.Settings(config.pool().workers(), config.pool().maxBatchRows(),
+                    config.pool().maxBatchTokens(), config.pool().maxWait(), config.pool().queueLimit(),
+                    MAX_BATCH_RETRIES);
+            ActorRef<InferencePool.Command> pool = context.spawn(InferencePool.create(poolSettings, scorers, faults), "pool");
+            var search = new ClientSearchConfig(config.search().localIterations(), config.search().population(),
+                    config.search().perturbationRate());
+            List<ActorRef<ClientActor.Command>> clients = new ArrayList<>();
+            for (int id = 0; id < data.clients().size(); id++) {
+                clients.add(context.spawn(ClientActor.create(new ClientActor.Setup(id, data.clients().get(id),
+                        vocabulary, search, config.experiment().seed(), pool, faults)), "client-" + id));
+            }
+            ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(serverSettings(config),
+                    strategy(config), clients, pool, data.testSet(), outputs), "server");
+            context.watch(server);
+            return Behaviors.receive(Void.class)
+                    .onSignal(Terminated.class, terminated -> Behaviors.stopped())
+                    .build();
+        });
+    }
+
+    static ServerActor.Settings serverSettings(ExperimentConfig config) {
+        return new ServerActor.Settings(config.canonicalHash(), config.experiment().seed(),
+                config.search().dimension(), config.search().sigma0(), config.experiment().rounds(),
+                config.experiment().evalEvery(), config.federation().clients(), config.federation().sampleFraction(),
+                config.federation().quorum(), config.federation().roundDeadline(), MAX_ROUND_ATTEMPTS,
+                config.persistence().snapshotEvery());
+    }
+
+    public static ServerStrategy strategy(ExperimentConfig config) {
+        return switch (config.experiment().method()) {
+            case FEDBPT -> new FedBptStrategy(switch (config.search().stepRule()) {
+                case PAPER_EQ6 -> FedBptStrategy.StepRule.PAPER_EQ6;
+                case REFERENCE_CODE -> FedBptStrategy.StepRule.REFERENCE_CODE;
+            }, config.search().population(), config.search().localIterations());
+            case FEDAVG_BBT -> new FedAvgBbtStrategy();
+        };
+    }
+
+    /**
+     * Writes the resolved configuration into a new run folder, or checks that an existing folder belongs to the
+     * same configuration: a run folder never silently changes experiment.
+     */
+    static void storeConfiguration(ExperimentConfig config, Path runDirectory) {
+        Path stored = runDirectory.resolve(CONFIG_FILE);
+        try {
+            Files.createDirectories(runDirectory);
+            if (Files.exists(stored)) {
+                String existing = Files.readString(stored, StandardCharsets.UTF_8);
+                if (!existing.equals(config.resolvedHocon())) {
+                    throw new ConfigError(null, "run folder " + runDirectory + " holds another experiment ("
+                            + stored + " differs); use `fedbpt resume " + runDirectory
+                            + "` to continue it, or choose another --out");
+                }
+                return;
+            }
+            RunOutputs.writeAtomically(stored, config.resolvedHocon());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare run folder " + runDirectory, e);
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package dev.fedbpt.actors;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.DispatcherSelector;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.TimerScheduler;
+import dev.fedbpt.inference.ScoreRow;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Gathers score requests from every client into batches for the workers. A batch is cut when it reaches the row
+ * limit or the padded-token limit, or when the oldest queued row has waited {@code maxWait}. Per-row results do not
+ * depend on which rows share a batch (the inference module guarantees it), so batching never changes results.
+ */
+public final class InferencePool extends AbstractBehavior<InferencePool.Command> {
+
+    public sealed interface Command {}
+
+    /** Score {@code rows}, each with the prompt A·z ({@code z} null: no prompt). */
+    public record Score(long requestId, double[] z, List<int[]> rows, ActorRef<Reply> replyTo) implements Command {}
+
+    record BatchDone(int worker, long batchId, float[][] scores) implements Command {}
+
+    record WorkerRestarted(int worker) implements Command {}
+
+    private record FlushDue() implements Command {}
+
+    public sealed interface Reply {
+        long requestId();
+    }
+
+    public record Scored(long requestId, float[][] scores) implements Reply {}
+
+    /** The queue is full: ask again later. */
+    public record Busy(long requestId) implements Reply {}
+
+    /** The batch holding this request failed on every retry. */
+    public record Failed(long requestId, String reason) implements Reply {}
+
+    public record Settings(int workers, int maxBatchRows, int maxBatchTokens, Duration maxWait, int queueLimit,
+                           int maxBatchRetries) {}
+
+    private static final String WORKER_DISPATCHER = "fedbpt-inference-dispatcher";
+
+    private final Settings settings;
+    private final TimerScheduler<Command> timers;
+    private final List<ActorRef<InferenceWorker.Command>> workers = new ArrayList<>();
+    private final ArrayDeque<Integer> idleWorkers = new ArrayDeque<>();
+    private final ArrayDeque<PendingRow> queue = new ArrayDeque<>();
+    private final Map<Integer, Batch> inFlight = new HashMap<>();
+    private long nextBatchId;
+    private int queuedRequests;
+    private boolean flushDue;
+
+    private static final class Request {
+        final Score score;
+        final float[][] results;
+        int remaining;
+
+        Request(Score score) {
+            this.score = score;
+            this.results = new float[score.rows().size()][];
+            this.remaining = score.rows().size();
+        }
+    }
+
+    /** A row waiting for a worker; {@code failures} counts the batches holding it that failed. */
+    private static final class PendingRow {
+        final Request request;
+        final int index;
+        int failures;
+
+        PendingRow(Request request, int index) {
+            this.request = request;
+            this.index = index;
+        }
+
+        int tokens() {
+            return request.score.rows().get(index).length;
+        }
+    }
+
+    private record Batch(long id, List<PendingRow> rows) {}
+
+    public static Behavior<Command> create(Settings settings, List<RowScorer> scorers, FaultInjector faults) {
+        return Behaviors.setup(context -> Behaviors.withTimers(timers ->
+                new InferencePool(context, timers, settings, scorers, faults)));
+    }
+
+    private InferencePool(ActorContext<Command> context, TimerScheduler<Command> timers, Settings settings,
+                          List<RowScorer> scorers, FaultInjector faults) {
+        super(context);
+        this.settings = settings;
+        this.timers = timers;
+        for (int i = 0; i < scorers.size(); i++) {
+            workers.add(context.spawn(InferenceWorker.create(i, scorers.get(i), context.getSelf(), faults), "worker-" + i,
+                    DispatcherSelector.fromConfig(WORKER_DISPATCHER)));
+            idleWorkers.add(i);
+        }
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Score.class, this::onScore)
+                .onMessage(BatchDone.class, this::onBatchDone)
+                .onMessage(WorkerRestarted.class, this::onWorkerRestarted)
+                .onMessage(FlushDue.class, message -> onFlushDue())
+                .build();
+    }
+
+    private Behavior<Command> onScore(Score score) {
+        if (queuedRequests >= settings.queueLimit()) {
+            score.replyTo().tell(new Busy(score.requestId()));
+            return this;
+        }
+        if (score.rows().isEmpty()) {
+            score.replyTo().tell(new Scored(score.requestId(), new float[0][]));
+            return this;
+        }
+        Request request = new Request(score);
+        queuedRequests++;
+        for (int i = 0; i < score.rows().size(); i++) {
+            queue.add(new PendingRow(request, i));
+        }
+        dispatch();
+        return this;
+    }
+
+    private Behavior<Command> onBatchDone(BatchDone done) {
+        Batch batch = inFlight.remove(done.worker());
+        idleWorkers.add(done.worker());
+        if (batch != null && batch.id() == done.batchId()) {
+            for (int i = 0; i < batch.rows().size(); i++) {
+                PendingRow row = batch.rows().get(i);
+                if (row.request.remaining == 0) {
+                    continue; // its request already failed through another batch
+                }
+                row.request.results[row.index] = done.scores()[i];
+                if (--row.request.remaining == 0) {
+                    queuedRequests--;
+                    row.request.score.replyTo().tell(new Scored(row.request.score.requestId(), row.request.results));
+                }
+            }
+        }
+        dispatch();
+        return this;
+    }
+
+    private Behavior<Command> onWorkerRestarted(WorkerRestarted restarted) {
+        Batch batch = inFlight.remove(restarted.worker());
+        idleWorkers.add(restarted.worker());
+        if (batch != null) {
+            getContext().getLog().warn("inference worker {} failed on batch {} ({} rows); re-queued",
+                    restarted.worker(), batch.id(), batch.rows().size());
+            List<PendingRow> rows = batch.rows();
+            for (int i = rows.size() - 1; i >= 0; i--) {
+                PendingRow row = rows.get(i);
+                if (++row.failures >= settings.maxBatchRetries()) {
+                    fail(row.request, "inference failed " + row.failures + " times on a batch holding this request");
+                } else if (row.request.remaining > 0) {
+                    queue.addFirst(row);
+                }
+            }
+        }
+        dispatch();
+        return this;
+    }
+
+    private void fail(Request request, String reason) {
+        if (request.remaining > 0) {
+            request.remaining = 0;
+            queuedRequests--;
+            request.score.replyTo().tell(new Failed(request.score.requestId(), reason));
+            queue.removeIf(row -> row.request == request);
+        }
+    }
+
+    private Behavior<Command> onFlushDue() {
+        flushDue = true;
+        dispatch();
+        return this;
+    }
+
+    private void dispatch() {
+        while (!idleWorkers.isEmpty() && !queue.isEmpty()) {
+            if (!flushDue && queue.size() < settings.maxBatchRows() && paddedTokens(queue.size()) < settings.maxBatchTokens()) {
+                if (!timers.isTimerActive("flush")) {
+                    timers.startSingleTimer("flush", new FlushDue(), settings.maxWait());
+                }
+                return;
+            }
+            sendBatch(idleWorkers.poll());
+            flushDue = false;
+        }
+        if (queue.isEmpty()) {
+            timers.cancel("flush");
+            flushDue = false;
+        }
+    }
+
+    private int paddedTokens(int rows) {
+        int longest = 0;
+        int counted = 0;
+        for (PendingRow row : queue) {
+            if (counted++ == rows) {
+                break;
+            }
+            longest = Math.max(longest, row.tokens());
+        }
+        return longest * rows;
+    }
+
+    private void sendBatch(int worker) {
+        List<PendingRow> rows = new ArrayList<>();
+        int longest = 0;
+        while (!queue.isEmpty() && rows.size() < settings.maxBatchRows()) {
+            int tokens = queue.peek().tokens();
+            int paddedIfAdded = Math.max(longest, tokens) * (rows.size() + 1);
+            if (!rows.isEmpty() && paddedIfAdded > settings.maxBatchTokens()) {
+                break;
+            }
+            longest = Math.max(longest, tokens);
+            rows.add(queue.poll());
+        }
+        Batch batch = new Batch(nextBatchId++, List.copyOf(rows));
+        inFlight.put(worker, batch);
+        List<ScoreRow> scoreRows = new ArrayList<>(rows.size());
+        for (PendingRow row : rows) {
+            scoreRows.add(new ScoreRow(row.request.score.z(), row.request.score.rows().get(row.index)));
+        }
+        workers.get(worker).tell(new InferenceWorker.RunBatch(batch.id(), scoreRows));
+    }
+}

@@ -1,0 +1,19 @@
+package dev.fedbpt.actors;
+
+import dev.fedbpt.persistence.RoundSummary;
+import dev.fedbpt.persistence.ServerState;
+import java.util.List;
+
+/** What the server tells the outside world: output files and progress lines. Called on the server's thread. */
+public interface RunListener {
+    /** After recovery: the rounds whose summaries are final (the run folder's metrics are rewritten from them). */
+    void onRecovered(ServerState state, List<RoundSummary> finalRounds);
+
+    void onZeroShot(double accuracy);
+
+    void onRoundCompleted(RoundSummary summary, ServerState state);
+
+    void onFinished(ServerState state);
+
+    void onFailed(String reason);
+}

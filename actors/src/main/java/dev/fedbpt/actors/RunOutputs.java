@@ -1,0 +1,159 @@
+package dev.fedbpt.actors;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.fedbpt.Digests;
+import dev.fedbpt.persistence.RoundSummary;
+import dev.fedbpt.persistence.ServerState;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Writes a run folder's {@code metrics.jsonl} (one object per completed round) and {@code result.json}, and prints
+ * one progress line per round. Files are replaced atomically, so a kill never leaves half a file; after recovery the
+ * metrics are rewritten from the journal, which is the single source of truth.
+ */
+public final class RunOutputs implements RunListener {
+    private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT);
+
+    private final Path directory;
+    private final ExperimentConfig config;
+    private final Consumer<String> progress;
+    private volatile ServerState finalState;
+    private volatile String failure;
+
+    public RunOutputs(Path directory, ExperimentConfig config, Consumer<String> progress) {
+        this.directory = directory;
+        this.config = config;
+        this.progress = progress;
+    }
+
+    public Path metricsFile() {
+        return directory.resolve("metrics.jsonl");
+    }
+
+    public Path resultFile() {
+        return directory.resolve("result.json");
+    }
+
+    /** The final state when the run finished, else null. */
+    public ServerState finalState() {
+        return finalState;
+    }
+
+    /** Why the run stopped early, else null. */
+    public String failure() {
+        return failure;
+    }
+
+    @Override
+    public void onRecovered(ServerState state, List<RoundSummary> finalRounds) {
+        StringBuilder lines = new StringBuilder();
+        for (RoundSummary summary : finalRounds) {
+            lines.append(metricsLine(summary)).append('\n');
+        }
+        writeAtomically(metricsFile(), lines.toString());
+        if (state.started() && !state.finished()) {
+            progress.accept(String.format(Locale.ROOT, "resuming after round %d of %d", state.roundsCompleted(),
+                    config.experiment().rounds()));
+        }
+    }
+
+    @Override
+    public void onZeroShot(double accuracy) {
+        progress.accept(String.format(Locale.ROOT, "zero-shot accuracy %.4f (no prompt)", accuracy));
+    }
+
+    @Override
+    public void onRoundCompleted(RoundSummary summary, ServerState state) {
+        append(metricsFile(), metricsLine(summary) + "\n");
+        progress.accept(String.format(Locale.ROOT,
+                "round %3d/%d  clients %d/%d  loss %.4f  sigma %.4f  %s  %d rows  %.1f s",
+                summary.round(), config.experiment().rounds(), summary.reported(), summary.sampled(),
+                summary.meanClientLoss(), summary.sigma(),
+                summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "test acc %.4f", summary.testAccuracy()),
+                summary.forwardRows(), summary.wallMs() / 1000.0));
+    }
+
+    @Override
+    public void onFinished(ServerState state) {
+        writeAtomically(resultFile(), toJson(result(state)) + "\n");
+        finalState = state;
+    }
+
+    @Override
+    public void onFailed(String reason) {
+        failure = reason;
+    }
+
+    public Map<String, Object> result(ServerState state) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("experiment", config.experiment().name());
+        result.put("method", config.experiment().method().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        result.put("step_rule", config.search().stepRule().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        result.put("seed", config.experiment().seed());
+        result.put("rounds_completed", state.roundsCompleted());
+        result.put("zero_shot_accuracy", state.zeroShotAccuracy());
+        List<RoundSummary> rounds = state.rounds();
+        result.put("final_accuracy", rounds.isEmpty() ? null : rounds.get(rounds.size() - 1).testAccuracy());
+        result.put("final_sigma", state.global().cmaes().sigma());
+        result.put("global_mean_sha256", Digests.sha256(state.global().cmaes().mean()));
+        result.put("config_hash", config.canonicalHash());
+        return result;
+    }
+
+    static String metricsLine(RoundSummary summary) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("round", summary.round());
+        line.put("attempts", summary.attempts());
+        line.put("sampled", summary.sampled());
+        line.put("reported", summary.reported());
+        line.put("dropped", summary.dropped());
+        line.put("mean_client_loss", summary.meanClientLoss());
+        line.put("sigma", summary.sigma());
+        line.put("test_accuracy", summary.testAccuracy());
+        line.put("bytes_up", summary.bytesUp());
+        line.put("bytes_down", summary.bytesDown());
+        line.put("forward_rows", summary.forwardRows());
+        line.put("wall_ms", summary.wallMs());
+        line.put("global_mean_sha256", summary.globalMeanSha256());
+        return toJson(line);
+    }
+
+    static String toJson(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void append(Path file, String text) {
+        try {
+            Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    static void writeAtomically(Path file, String text) {
+        try {
+            Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(temporary, text, StandardCharsets.UTF_8);
+            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}

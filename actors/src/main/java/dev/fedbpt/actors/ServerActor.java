@@ -1,0 +1,327 @@
+package dev.fedbpt.actors;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.TimerScheduler;
+import akka.persistence.typed.PersistenceId;
+import akka.persistence.typed.RecoveryCompleted;
+import akka.persistence.typed.RecoveryFailed;
+import akka.persistence.typed.javadsl.CommandHandler;
+import akka.persistence.typed.javadsl.Effect;
+import akka.persistence.typed.javadsl.EventHandler;
+import akka.persistence.typed.javadsl.EventSourcedBehavior;
+import akka.persistence.typed.javadsl.SignalHandler;
+import dev.fedbpt.engine.fedbpt.ClientSampler;
+import dev.fedbpt.engine.fedbpt.LocalResult;
+import dev.fedbpt.engine.fedbpt.ServerStrategy;
+import dev.fedbpt.persistence.OpenRound;
+import dev.fedbpt.persistence.RoundSummary;
+import dev.fedbpt.persistence.ServerEvent;
+import dev.fedbpt.persistence.ServerState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The federated server, event-sourced: every decision (round opened, result accepted, client dropped, round
+ * closed, prompt evaluated) is journalled before it takes effect, and the global state is rebuilt by replaying
+ * the server strategy over the journal. After a crash, recovery replays to the exact state and {@link #onContinue}
+ * picks up the first unfinished step: the clients of an open round whose results were not yet stored run again.
+ */
+public final class ServerActor extends EventSourcedBehavior<ServerActor.Command, ServerEvent, ServerState> {
+
+    public sealed interface Command {}
+
+    public record ClientReport(LocalResult result, long forwardRows) implements Command {}
+
+    public record ClientFailed(int round, int clientId, String reason) implements Command {}
+
+    private record Continue() implements Command {}
+
+    private record RoundDeadline(int round, int attempt) implements Command {}
+
+    private record EvaluationFinished(Evaluator.Outcome outcome) implements Command {}
+
+    public record Settings(String configHash, long seed, int dimension, double sigma0, int rounds, int evalEvery,
+                           int population, double sampleFraction, double quorum, Duration roundDeadline,
+                           int maxAttempts, int snapshotEvery) {}
+
+    public static final String PERSISTENCE_ID = "experiment";
+
+    private final ActorContext<Command> context;
+    private final TimerScheduler<Command> timers;
+    private final Settings settings;
+    private final ServerStrategy strategy;
+    private final List<ActorRef<ClientActor.Command>> clients;
+    private final ActorRef<InferencePool.Command> pool;
+    private final Evaluator.TestSet testSet;
+    private final RunListener listener;
+    private final ActorRef<Evaluator.Outcome> evaluationReplies;
+
+    // Transient: measurements of the live round and what is in flight; never needed to rebuild state.
+    private boolean evaluating;
+    private long roundStartNanos;
+    private long roundForwardRows;
+    private int rejectedResults;
+
+    public static Behavior<Command> create(Settings settings, ServerStrategy strategy,
+                                           List<ActorRef<ClientActor.Command>> clients,
+                                           ActorRef<InferencePool.Command> pool, Evaluator.TestSet testSet,
+                                           RunListener listener) {
+        return Behaviors.setup(context -> Behaviors.withTimers(timers ->
+                new ServerActor(context, timers, settings, strategy, clients, pool, testSet, listener)));
+    }
+
+    private ServerActor(ActorContext<Command> context, TimerScheduler<Command> timers, Settings settings,
+                        ServerStrategy strategy, List<ActorRef<ClientActor.Command>> clients,
+                        ActorRef<InferencePool.Command> pool, Evaluator.TestSet testSet, RunListener listener) {
+        super(PersistenceId.ofUniqueId(PERSISTENCE_ID));
+        this.context = context;
+        this.timers = timers;
+        this.settings = settings;
+        this.strategy = strategy;
+        this.clients = clients;
+        this.pool = pool;
+        this.testSet = testSet;
+        this.listener = listener;
+        this.evaluationReplies = context.messageAdapter(Evaluator.Outcome.class, EvaluationFinished::new);
+    }
+
+    @Override
+    public ServerState emptyState() {
+        return ServerState.empty();
+    }
+
+    @Override
+    public EventHandler<ServerState, ServerEvent> eventHandler() {
+        return (state, event) -> state.apply(event, strategy);
+    }
+
+    @Override
+    public boolean shouldSnapshot(ServerState state, ServerEvent event, long sequenceNr) {
+        return event instanceof ServerEvent.RoundClosed closed && closed.round() % settings.snapshotEvery() == 0;
+    }
+
+    @Override
+    public SignalHandler<ServerState> signalHandler() {
+        return newSignalHandlerBuilder()
+                .onSignal(RecoveryCompleted.instance(), state -> {
+                    listener.onRecovered(state, finalRounds(state));
+                    context.getSelf().tell(new Continue());
+                })
+                .onSignal(RecoveryFailed.class, (state, failed) ->
+                        listener.onFailed("the journal cannot be read back (damaged or from an incompatible "
+                                + "version): " + failed.getFailure().getMessage()))
+                .build();
+    }
+
+    @Override
+    public CommandHandler<Command, ServerEvent, ServerState> commandHandler() {
+        return newCommandHandlerBuilder().forAnyState()
+                .onCommand(Continue.class, (state, command) -> onContinue(state))
+                .onCommand(ClientReport.class, this::onClientReport)
+                .onCommand(ClientFailed.class, this::onClientFailed)
+                .onCommand(RoundDeadline.class, this::onRoundDeadline)
+                .onCommand(EvaluationFinished.class, this::onEvaluationFinished)
+                .build();
+    }
+
+    /** Takes the next step of the experiment from wherever the state says it stands. */
+    private Effect<ServerEvent, ServerState> onContinue(ServerState state) {
+        if (!state.started()) {
+            return Effect().persist(new ServerEvent.ExperimentStarted(settings.configHash(), settings.dimension(),
+                    settings.sigma0())).thenRun(this::continueLater);
+        }
+        if (!state.configHash().equals(settings.configHash())) {
+            listener.onFailed("this run folder's journal belongs to another configuration (journal "
+                    + state.configHash() + ", given " + settings.configHash() + "); refusing to mix them");
+            return Effect().none().thenStop();
+        }
+        if (!state.evaluated(0)) {
+            startEvaluation(0, null);
+            return Effect().none();
+        }
+        if (state.open() != null) {
+            dispatch(state.open(), state);
+            return Effect().none();
+        }
+        int completed = state.roundsCompleted();
+        if (completed > 0 && needsEvaluation(completed) && !state.evaluated(completed)) {
+            startEvaluation(completed, state.global().cmaes().mean());
+            return Effect().none();
+        }
+        if (completed < settings.rounds()) {
+            return openRound(completed + 1, 1);
+        }
+        if (!state.finished()) {
+            return Effect().persist(new ServerEvent.ExperimentFinished(completed)).thenRun(listener::onFinished)
+                    .thenStop();
+        }
+        listener.onFinished(state);
+        return Effect().none().thenStop();
+    }
+
+    private void continueLater(ServerState state) {
+        context.getSelf().tell(new Continue());
+    }
+
+    private Effect<ServerEvent, ServerState> openRound(int round, int attempt) {
+        int[] sampled = ClientSampler.sample(settings.seed(), round, attempt, settings.population(),
+                settings.sampleFraction());
+        return Effect().persist(new ServerEvent.RoundOpened(round, attempt, sampled))
+                .thenRun(state -> dispatch(state.open(), state));
+    }
+
+    private void dispatch(OpenRound open, ServerState state) {
+        roundStartNanos = System.nanoTime();
+        roundForwardRows = 0;
+        for (int clientId : open.pending()) {
+            clients.get(clientId).tell(new ClientActor.Train(open.round(), state.global(), context.getSelf()));
+        }
+        timers.startSingleTimer("deadline", new RoundDeadline(open.round(), open.attempt()),
+                settings.roundDeadline());
+        if (open.allAnswered()) {
+            context.getSelf().tell(new RoundDeadline(open.round(), open.attempt()));
+        }
+    }
+
+    private Effect<ServerEvent, ServerState> onClientReport(ServerState state, ClientReport report) {
+        LocalResult result = report.result();
+        String rejection = rejectionReason(state.open(), result);
+        if (rejection != null) {
+            rejectedResults++;
+            context.getLog().warn("rejected result of client {} for round {}: {}", result.clientId(),
+                    result.round(), rejection);
+            return Effect().none();
+        }
+        roundForwardRows += report.forwardRows();
+        return Effect().persist(new ServerEvent.ResultAccepted(result.round(), result))
+                .thenRun(this::closeIfAllAnswered);
+    }
+
+    /** Why a result must not touch the global state, or null when it is acceptable. */
+    private String rejectionReason(OpenRound open, LocalResult result) {
+        if (open == null || result.round() != open.round() - 1) { // engine rounds count completed rounds
+            return "no such round is open (stale or early result)";
+        }
+        if (!open.isSampled(result.clientId())) {
+            return "client was not sampled this round";
+        }
+        if (open.hasAnswered(result.clientId())) {
+            return "duplicate: this client already answered or was dropped";
+        }
+        if (result.mean().length != settings.dimension()) {
+            return "mean has dimension " + result.mean().length + ", expected " + settings.dimension();
+        }
+        if (!Double.isFinite(result.loss()) || !java.util.Arrays.stream(result.mean()).allMatch(Double::isFinite)
+                || !java.util.Arrays.stream(result.sigmas()).allMatch(Double::isFinite)) {
+            return "non-finite numbers in mean, sigmas or loss";
+        }
+        return null;
+    }
+
+    private Effect<ServerEvent, ServerState> onClientFailed(ServerState state, ClientFailed failed) {
+        OpenRound open = state.open();
+        if (open == null || open.round() != failed.round() || !open.isSampled(failed.clientId())
+                || open.hasAnswered(failed.clientId())) {
+            return Effect().none();
+        }
+        context.getLog().warn("client {} dropped from round {}: {}", failed.clientId(), failed.round(),
+                failed.reason());
+        return Effect().persist(new ServerEvent.ClientDropped(failed.round(), failed.clientId(), failed.reason()))
+                .thenRun(this::closeIfAllAnswered);
+    }
+
+    private Effect<ServerEvent, ServerState> onRoundDeadline(ServerState state, RoundDeadline deadline) {
+        OpenRound open = state.open();
+        if (open == null || open.round() != deadline.round() || open.attempt() != deadline.attempt()) {
+            return Effect().none();
+        }
+        List<ServerEvent> drops = new ArrayList<>();
+        for (int clientId : open.pending()) {
+            drops.add(new ServerEvent.ClientDropped(open.round(), clientId, "missed the round deadline"));
+        }
+        if (drops.isEmpty()) {
+            return closeOrResample(state);
+        }
+        return Effect().persist(drops).thenRun(this::closeIfAllAnswered);
+    }
+
+    private void closeIfAllAnswered(ServerState state) {
+        OpenRound open = state.open();
+        if (open != null && open.allAnswered()) {
+            context.getSelf().tell(new RoundDeadline(open.round(), open.attempt()));
+        }
+    }
+
+    private Effect<ServerEvent, ServerState> closeOrResample(ServerState state) {
+        OpenRound open = state.open();
+        timers.cancel("deadline");
+        int needed = (int) Math.ceil(settings.quorum() * open.sampled().length);
+        if (open.accepted().size() >= Math.max(1, needed)) {
+            long wallMs = (System.nanoTime() - roundStartNanos) / 1_000_000;
+            return Effect().persist(new ServerEvent.RoundClosed(open.round(), roundForwardRows, wallMs))
+                    .thenRun(this::onRoundClosed);
+        }
+        if (open.attempt() < settings.maxAttempts()) {
+            context.getLog().warn("round {} attempt {}: {} of {} results, quorum {}; re-sampling", open.round(),
+                    open.attempt(), open.accepted().size(), open.sampled().length, needed);
+            return openRound(open.round(), open.attempt() + 1);
+        }
+        listener.onFailed("round " + open.round() + " reached no quorum (" + needed + " of " + open.sampled().length
+                + " results) in " + open.attempt() + " attempts; everything up to round " + (open.round() - 1)
+                + " is stored, and `fedbpt resume` retries this round");
+        return Effect().none().thenStop();
+    }
+
+    private void onRoundClosed(ServerState state) {
+        int round = state.roundsCompleted();
+        if (!needsEvaluation(round)) {
+            listener.onRoundCompleted(state.rounds().get(round - 1), state);
+        }
+        context.getSelf().tell(new Continue());
+    }
+
+    private boolean needsEvaluation(int round) {
+        return round % settings.evalEvery() == 0 || round == settings.rounds();
+    }
+
+    private List<RoundSummary> finalRounds(ServerState state) {
+        return state.rounds().stream()
+                .filter(summary -> !needsEvaluation(summary.round()) || summary.testAccuracy() != null)
+                .toList();
+    }
+
+    private void startEvaluation(int round, double[] z) {
+        if (evaluating) {
+            return;
+        }
+        evaluating = true;
+        context.spawn(Evaluator.create(round, z, testSet, pool, evaluationReplies), "evaluate-round-" + round);
+    }
+
+    private Effect<ServerEvent, ServerState> onEvaluationFinished(ServerState state, EvaluationFinished finished) {
+        evaluating = false;
+        Evaluator.Outcome outcome = finished.outcome();
+        if (outcome.failure() != null) {
+            listener.onFailed("evaluation after round " + outcome.round() + " failed: " + outcome.failure());
+            return Effect().none().thenStop();
+        }
+        return Effect().persist(new ServerEvent.PromptEvaluated(outcome.round(), outcome.accuracy()))
+                .thenRun(next -> {
+                    if (outcome.round() == 0) {
+                        listener.onZeroShot(outcome.accuracy());
+                    } else {
+                        listener.onRoundCompleted(next.rounds().get(outcome.round() - 1), next);
+                    }
+                    context.getSelf().tell(new Continue());
+                });
+    }
+
+    /** Results rejected since this server incarnation started (stale, duplicate or malformed). */
+    int rejectedResults() {
+        return rejectedResults;
+    }
+}

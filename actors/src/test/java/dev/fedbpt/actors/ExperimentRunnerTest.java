@@ -1,0 +1,109 @@
+package dev.fedbpt.actors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fedbpt.config.ConfigError;
+import dev.fedbpt.config.ExperimentConfig;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ExperimentRunnerTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void sameSeedGivesSameHashAndCompleteOutputs() {
+        ExperimentConfig config = TestRuns.config();
+        ExperimentRunner.Outcome first = TestRuns.run(config, dir.resolve("a"), FaultInjector.NONE);
+        ExperimentRunner.Outcome second = TestRuns.run(config, dir.resolve("b"), FaultInjector.NONE);
+        assertTrue(first.succeeded(), first.failure());
+        assertTrue(second.succeeded(), second.failure());
+        JsonNode a = TestRuns.result(dir.resolve("a"));
+        assertEquals(a.get("global_mean_sha256").asText(),
+                TestRuns.result(dir.resolve("b")).get("global_mean_sha256").asText());
+        assertEquals(4, a.get("rounds_completed").asInt());
+        assertEquals("fedbpt", a.get("method").asText());
+        assertTrue(a.get("zero_shot_accuracy").isNumber());
+        assertTrue(a.get("final_accuracy").isNumber());
+
+        List<JsonNode> metrics = TestRuns.metrics(dir.resolve("a"));
+        assertEquals(4, metrics.size());
+        for (String key : List.of("round", "sampled", "reported", "dropped", "mean_client_loss", "sigma",
+                "test_accuracy", "bytes_up", "bytes_down", "forward_rows", "wall_ms")) {
+            assertTrue(metrics.get(0).has(key), "metrics.jsonl lacks " + key);
+        }
+        assertTrue(metrics.get(0).get("test_accuracy").isNull(), "round 1 is not an evaluation round");
+        assertTrue(metrics.get(1).get("test_accuracy").isNumber());
+        assertEquals(4, metrics.get(0).get("reported").asInt());
+        assertEquals(4L * (24 + 3 + 1) * 8, metrics.get(0).get("bytes_up").asLong());
+        assertTrue(metrics.get(0).get("forward_rows").asLong() > 0);
+    }
+
+    @Test
+    void anotherSeedGivesAnotherHash() {
+        TestRuns.run(TestRuns.config(), dir.resolve("a"), FaultInjector.NONE);
+        TestRuns.run(TestRuns.config("experiment.seed=7"), dir.resolve("b"), FaultInjector.NONE);
+        assertNotEquals(TestRuns.result(dir.resolve("a")).get("global_mean_sha256").asText(),
+                TestRuns.result(dir.resolve("b")).get("global_mean_sha256").asText());
+    }
+
+    @Test
+    void clientCrashingEveryRoundIsDroppedAndTheRunFinishes() {
+        FaultInjector crashingClient = new FaultInjector() {
+            @Override
+            public boolean clientCrashes(int round, int clientId) {
+                return clientId == 1;
+            }
+        };
+        ExperimentRunner.Outcome outcome = TestRuns.run(TestRuns.config(), dir, crashingClient);
+        assertTrue(outcome.succeeded(), outcome.failure());
+        for (JsonNode round : TestRuns.metrics(dir)) {
+            assertEquals(1, round.get("dropped").asInt());
+            assertEquals(3, round.get("reported").asInt());
+        }
+    }
+
+    @Test
+    void workerFailingOnABatchIsRestartedAndTheResultIsUnchanged() {
+        ExperimentConfig config = TestRuns.config();
+        TestRuns.run(config, dir.resolve("clean"), FaultInjector.NONE);
+        FaultInjector failingWorker = new FaultInjector() {
+            @Override
+            public boolean workerCrashes(int worker, long batchId) {
+                return batchId == 3 || batchId == 10;
+            }
+        };
+        ExperimentRunner.Outcome outcome = TestRuns.run(config, dir.resolve("faulty"), failingWorker);
+        assertTrue(outcome.succeeded(), outcome.failure());
+        assertEquals(TestRuns.result(dir.resolve("clean")).get("global_mean_sha256").asText(),
+                TestRuns.result(dir.resolve("faulty")).get("global_mean_sha256").asText());
+        TestRuns.metrics(dir.resolve("faulty")).forEach(round -> assertEquals(0, round.get("dropped").asInt()));
+    }
+
+    @Test
+    void runningAFinishedRunAgainChangesNothing() {
+        ExperimentConfig config = TestRuns.config();
+        TestRuns.run(config, dir, FaultInjector.NONE);
+        String hash = TestRuns.result(dir).get("global_mean_sha256").asText();
+        ExperimentRunner.Outcome again = TestRuns.run(config, dir, FaultInjector.NONE);
+        assertTrue(again.succeeded(), again.failure());
+        assertEquals(hash, TestRuns.result(dir).get("global_mean_sha256").asText());
+        assertEquals(4, TestRuns.metrics(dir).size());
+    }
+
+    @Test
+    void aRunFolderOfAnotherExperimentIsRefused() {
+        TestRuns.run(TestRuns.config(), dir, FaultInjector.NONE);
+        ConfigError error = assertThrows(ConfigError.class,
+                () -> TestRuns.run(TestRuns.config("experiment.seed=99"), dir, FaultInjector.NONE));
+        assertTrue(error.getMessage().contains("holds another experiment"), error.getMessage());
+        assertNotNull(TestRuns.result(dir));
+    }
+}

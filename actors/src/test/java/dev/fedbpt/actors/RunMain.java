@@ -1,0 +1,21 @@
+package dev.fedbpt.actors;
+
+import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.ExperimentConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/** Child-process entry for the crash tests: runs (or resumes) the small synthetic experiment in a folder. */
+public final class RunMain {
+    public static void main(String[] args) {
+        Path directory = Path.of(args[0]);
+        List<String> overrides = Arrays.asList(args).subList(1, args.length);
+        Path stored = directory.resolve("config.conf");
+        ExperimentConfig config = Files.exists(stored) ? ConfigLoader.load(stored, List.of())
+                : TestRuns.config(overrides.toArray(String[]::new));
+        ExperimentRunner.Outcome outcome = TestRuns.run(config, directory, FaultInjector.NONE);
+        System.exit(outcome.succeeded() ? 0 : 1);
+    }
+}

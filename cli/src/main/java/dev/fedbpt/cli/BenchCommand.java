@@ -1,0 +1,52 @@
+package dev.fedbpt.cli;
+
+import dev.fedbpt.engine.cmaes.CmaesBenchmark;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks that print measured numbers.",
+        subcommands = {BenchCommand.Cmaes.class, SystemBenchCommand.class})
+final class BenchCommand implements Callable<Integer> {
+    @Override
+    public Integer call() {
+        return new SystemBenchCommand().call();
+    }
+
+    @Command(name = "cmaes", mixinStandardHelpOptions = true,
+            description = "Function evaluations to reach f < 1e-8: our CMA-ES against Commons Math's CMAESOptimizer (medians over seeds).")
+    static final class Cmaes implements Callable<Integer> {
+        @Option(names = "--seeds", defaultValue = "5", description = "Seeds per function (default ${DEFAULT-VALUE}).")
+        int seeds;
+
+        @Option(names = "--json", description = "Print a JSON list instead of a table.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            List<CmaesBenchmark.Row> rows = CmaesBenchmark.run(seeds);
+            if (json) {
+                System.out.println(Json.write(rows.stream().map(row -> {
+                    Map<String, Object> out = new LinkedHashMap<>();
+                    out.put("function", row.function());
+                    out.put("dim", row.dim());
+                    out.put("ours_evals", row.oursEvals());
+                    out.put("commons_math_evals", row.commonsMathEvals());
+                    return out;
+                }).toList()));
+                return Main.OK;
+            }
+            System.out.printf(Locale.ROOT, "%-12s %4s %12s %18s%n", "function", "dim", "ours evals", "commons-math evals");
+            for (CmaesBenchmark.Row row : rows) {
+                System.out.printf(Locale.ROOT, "%-12s %4d %12.0f %18.0f%n", row.function(), row.dim(), row.oursEvals(),
+                        row.commonsMathEvals());
+            }
+            System.out.println("(median function evaluations to reach f < 1e-8 over " + seeds + " seeds)");
+            return Main.OK;
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package dev.fedbpt.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code fedbpt} command. Exit codes: 0 success, 1 failure, 2 bad input. */
+@Command(name = "fedbpt", mixinStandardHelpOptions = true, version = "fedbpt 0.1.0",
+        description = "Federated black-box prompt tuning of language models.",
+        subcommands = {RunCommand.class, ResumeCommand.class, ModelCheckCommand.class, BenchCommand.class,
+                CommandLine.HelpCommand.class})
+public final class Main {
+    public static final int OK = 0;
+    public static final int FAILURE = 1;
+    public static final int BAD_INPUT = 2;
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    public static int execute(String... args) {
+        CommandLine commandLine = new CommandLine(new Main());
+        commandLine.setExecutionExceptionHandler(new ErrorReporting());
+        commandLine.setParameterExceptionHandler((ex, arguments) -> {
+            ex.getCommandLine().getErr().println("fedbpt: " + ex.getMessage());
+            ex.getCommandLine().usage(ex.getCommandLine().getErr());
+            return BAD_INPUT;
+        });
+        return commandLine.execute(args);
+    }
+}

@@ -1,0 +1,91 @@
+package dev.fedbpt.cli;
+
+import dev.fedbpt.config.ConfigError;
+import dev.fedbpt.inference.ModelCheck;
+import dev.fedbpt.inference.ModelCheckResult;
+import dev.fedbpt.inference.ModelLoadException;
+import dev.fedbpt.inference.ModelSource;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "model-check", mixinStandardHelpOptions = true,
+        description = "Load, rewrite and verify a model; measure forward throughput of the module against a bare session.")
+final class ModelCheckCommand implements Callable<Integer> {
+    @Option(names = "--model", paramLabel = "FILE.onnx", description = "A BERT-family ONNX export (default: the bundled all-MiniLM-L6-v2).")
+    Path model;
+
+    @Option(names = "--tokenizer", paramLabel = "FILE.json", description = "The export's tokenizer.json (required with --model).")
+    Path tokenizer;
+
+    @Option(names = "--json", description = "Print one JSON object instead of text.")
+    boolean json;
+
+    @Override
+    public Integer call() throws ModelLoadException {
+        Logging.configure(false);
+        if ((model == null) != (tokenizer == null)) {
+            throw new ConfigError(null, "--model and --tokenizer must be given together");
+        }
+        ModelSource source = model == null ? ModelSource.bundled() : new ModelSource(model, tokenizer);
+        if (!json) {
+            System.out.println("loading, rewriting and verifying " + source.describe() + " ...");
+        }
+        ModelCheckResult result = ModelCheck.run(source);
+        System.out.println(json ? Json.write(toJson(result)) : toText(result));
+        return Main.OK;
+    }
+
+    static Map<String, Object> toJson(ModelCheckResult result) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("model", result.model());
+        out.put("hidden_size", result.hiddenSize());
+        out.put("vocab_size", result.vocabularySize());
+        out.put("layer_count", result.layerCount());
+        out.put("max_abs_diff", result.rewriteMaxAbsDiff());
+        out.put("row_tokens", result.rowTokens());
+        out.put("prompt_length", result.promptLength());
+        out.put("dimension", result.dimension());
+        List<Map<String, Object>> throughput = result.throughput().stream().map(t -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("batch", t.batchSize());
+            row.put("rows_per_s", round(t.moduleRowsPerSec()));
+            row.put("bare_rows_per_s", round(t.bareRowsPerSec()));
+            row.put("ratio", round(t.ratio()));
+            return row;
+        }).toList();
+        out.put("throughput", throughput);
+        out.put("module_vs_bare_ratio", round(result.ratio()));
+        return out;
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+
+    private static String toText(ModelCheckResult result) {
+        StringBuilder text = new StringBuilder();
+        text.append(String.format(Locale.ROOT, "model            %s%n", result.model()));
+        text.append(String.format(Locale.ROOT, "hidden size      %d%n", result.hiddenSize()));
+        text.append(String.format(Locale.ROOT, "vocabulary size  %d%n", result.vocabularySize()));
+        text.append(String.format(Locale.ROOT, "layers           %s%n",
+                result.layerCount() == null ? "unknown" : result.layerCount()));
+        text.append(String.format(Locale.ROOT, "rewrite check    max abs diff %.3g (limit 1e-5)%n",
+                result.rewriteMaxAbsDiff()));
+        text.append(String.format(Locale.ROOT, "throughput       rows of %d tokens + %d prompt vectors, d = %d%n",
+                result.rowTokens(), result.promptLength(), result.dimension()));
+        text.append(String.format(Locale.ROOT, "  %5s  %12s  %12s  %6s%n", "batch", "module rows/s", "bare rows/s",
+                "ratio"));
+        for (ModelCheckResult.Throughput t : result.throughput()) {
+            text.append(String.format(Locale.ROOT, "  %5d  %12.1f  %12.1f  %6.3f%n", t.batchSize(),
+                    t.moduleRowsPerSec(), t.bareRowsPerSec(), t.ratio()));
+        }
+        text.append(String.format(Locale.ROOT, "module vs bare ratio (batch 32): %.3f", result.ratio()));
+        return text.toString();
+    }
+}

@@ -1,0 +1,35 @@
+package dev.fedbpt.cli;
+
+import dev.fedbpt.actors.ConfiguredModels;
+import dev.fedbpt.actors.ExperimentRunner;
+import dev.fedbpt.config.ExperimentConfig;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+
+/** Runs or resumes an experiment and reports it on the terminal. */
+final class Runs {
+    private Runs() {}
+
+    static int execute(ExperimentConfig config, Path directory) {
+        System.out.println("fedbpt: experiment '" + config.experiment().name() + "' in " + directory.toAbsolutePath());
+        long start = System.nanoTime();
+        ExperimentRunner.Outcome outcome = ExperimentRunner.run(config, directory, new ConfiguredModels(),
+                line -> System.out.println("  " + line));
+        if (!outcome.succeeded()) {
+            System.err.println("fedbpt: run stopped: " + outcome.failure());
+            return Main.FAILURE;
+        }
+        Map<String, Object> result = outcome.outputs().result(outcome.outputs().finalState());
+        System.out.printf(Locale.ROOT, "%nzero-shot accuracy %s   tuned accuracy %s   (%s, %s rounds, %.1f s)%n",
+                format(result.get("zero_shot_accuracy")), format(result.get("final_accuracy")), result.get("method"),
+                result.get("rounds_completed"), (System.nanoTime() - start) / 1e9);
+        System.out.println("global mean sha256 " + result.get("global_mean_sha256"));
+        System.out.println("metrics: " + outcome.outputs().metricsFile() + "   result: " + outcome.outputs().resultFile());
+        return Main.OK;
+    }
+
+    private static String format(Object accuracy) {
+        return accuracy instanceof Double value ? String.format(Locale.ROOT, "%.4f", value) : "n/a";
+    }
+}

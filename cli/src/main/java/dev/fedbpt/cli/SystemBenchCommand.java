@@ -1,0 +1,136 @@
+package dev.fedbpt.cli;
+
+import dev.fedbpt.actors.ConfiguredModels;
+import dev.fedbpt.actors.ExperimentRunner;
+import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.inference.ScoreRow;
+import dev.fedbpt.inference.ScoringModel;
+import dev.fedbpt.persistence.RoundSummary;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Engine overhead: runs FedBPT rounds with the paper's client counts through the whole actor system, records every
+ * batch the inference workers ran, then replays exactly those batches through the inference module alone.
+ * system rows/s = client forward rows / round wall time; module rows/s = the same rows / replay time.
+ */
+@Command(name = "system", mixinStandardHelpOptions = true,
+        description = "Forward rows/s through the whole system against the inference module alone on the same batches.")
+final class SystemBenchCommand implements Callable<Integer> {
+    @Option(names = "--rounds", defaultValue = "1", description = "Rounds to run (default ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a key of the benchmark's experiment.")
+    List<String> overrides = new ArrayList<>();
+
+    @Option(names = "--json", description = "Print one JSON object.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        Logging.configure(false);
+        List<String> settings = new ArrayList<>(List.of("experiment.name=bench-system", "experiment.rounds=" + rounds,
+                "experiment.eval-every=1000", "federation.clients=10", "data.shots-per-class=40",
+                "data.test-limit=1", "search.local-iterations=8", "search.population=5"));
+        settings.addAll(overrides);
+        ExperimentConfig config = ConfigLoader.load(null, settings);
+        Path directory = temporaryDirectory();
+        List<List<ScoreRow>> batches = Collections.synchronizedList(new ArrayList<>());
+        ConfiguredModels models = new ConfiguredModels();
+        ExperimentRunner.Outcome outcome = ExperimentRunner.run(config, directory,
+                cfg -> new RecordingModel(models.load(cfg), batches), line -> { if (!json) System.out.println("  " + line); });
+        if (!outcome.succeeded()) {
+            System.err.println("fedbpt: benchmark run failed: " + outcome.failure());
+            return Main.FAILURE;
+        }
+        List<RoundSummary> summaries = outcome.outputs().finalState().rounds();
+        long rows = summaries.stream().mapToLong(RoundSummary::forwardRows).sum();
+        long wallMs = summaries.stream().mapToLong(RoundSummary::wallMs).sum();
+        double systemRowsPerSecond = rows / (wallMs / 1000.0);
+
+        List<List<ScoreRow>> roundBatches = batches.stream().filter(b -> b.get(0).z() != null && b.size() > 1).toList();
+        long replayRows = roundBatches.stream().mapToLong(List::size).sum();
+        double moduleRowsPerSecond;
+        try (ScoringModel model = models.load(config)) {
+            long start = System.nanoTime();
+            for (List<ScoreRow> batch : roundBatches) {
+                model.score(batch);
+            }
+            moduleRowsPerSecond = replayRows / ((System.nanoTime() - start) / 1e9);
+        }
+        double ratio = systemRowsPerSecond / moduleRowsPerSecond;
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("rounds", rounds);
+        result.put("clients", config.federation().clients());
+        result.put("forward_rows", rows);
+        result.put("batches", roundBatches.size());
+        result.put("mean_batch_rows", roundBatches.isEmpty() ? 0 : (double) replayRows / roundBatches.size());
+        result.put("system_rows_per_s", systemRowsPerSecond);
+        result.put("module_rows_per_s", moduleRowsPerSecond);
+        result.put("ratio", ratio);
+        if (json) {
+            System.out.println(Json.write(result));
+        } else {
+            System.out.printf(Locale.ROOT, "system: %d rows in %.1f s = %.1f rows/s (%d batches, %.1f rows each)%n",
+                    rows, wallMs / 1000.0, systemRowsPerSecond, roundBatches.size(),
+                    (double) replayRows / Math.max(1, roundBatches.size()));
+            System.out.printf(Locale.ROOT, "module alone on the same batches: %.1f rows/s%n", moduleRowsPerSecond);
+            System.out.printf(Locale.ROOT, "system / module: %.3f%n", ratio);
+        }
+        return Main.OK;
+    }
+
+    private static Path temporaryDirectory() {
+        try {
+            return Files.createTempDirectory("fedbpt-bench-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Passes batches through to the real model and keeps them for the replay. */
+    private record RecordingModel(ScoringModel delegate, List<List<ScoreRow>> batches) implements ScoringModel {
+        @Override
+        public float[][] score(List<ScoreRow> rows) {
+            batches.add(List.copyOf(rows));
+            return delegate.score(rows);
+        }
+
+        @Override
+        public int[] encode(String text) {
+            return delegate.encode(text);
+        }
+
+        @Override
+        public int vocabularySize() {
+            return delegate.vocabularySize();
+        }
+
+        @Override
+        public int[] specialTokenIds() {
+            return delegate.specialTokenIds();
+        }
+
+        @Override
+        public int numClasses() {
+            return delegate.numClasses();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package dev.fedbpt.config;
+
+/** Bad configuration: names the key (or file) and what was expected. The CLI maps it to exit code 2. */
+public final class ConfigError extends RuntimeException {
+    private final String key;
+
+    public ConfigError(String key, String message) {
+        super(key == null ? message : key + ": " + message);
+        this.key = key;
+    }
+
+    /** The offending configuration key, or null when the error is about a whole file. */
+    public String key() {
+        return key;
+    }
+}

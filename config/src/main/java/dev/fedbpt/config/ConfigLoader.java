@@ -1,0 +1,236 @@
+package dev.fedbpt.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigRenderOptions;
+import com.typesafe.config.ConfigSyntax;
+import com.typesafe.config.ConfigValue;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * Loads an experiment: reference defaults, then an optional experiment file, then {@code KEY=VALUE} overrides
+ * (keys relative to {@code fedbpt}, e.g. {@code search.sigma0=0.5}). Everything is validated up front.
+ */
+public final class ConfigLoader {
+    static final String ROOT = "fedbpt";
+    private static final String DEFAULTS = "fedbpt-defaults.conf";
+
+    private ConfigLoader() {}
+
+    public static ExperimentConfig load(Path experimentFile, List<String> overrides) {
+        Config reference = ConfigFactory.parseResources(ConfigLoader.class.getClassLoader(), DEFAULTS)
+                .getConfig(ROOT);
+        Config merged = reference;
+        if (experimentFile != null) {
+            merged = parseFile(experimentFile).withFallback(merged);
+        }
+        for (String override : overrides) { // a later override wins over an earlier one
+            merged = parseOverride(override).withFallback(merged);
+        }
+        rejectUnknownKeys(merged, reference);
+        return read(merged.resolve());
+    }
+
+    public static ExperimentConfig loadDefaults() {
+        return load(null, List.of());
+    }
+
+    private static Config parseFile(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new ConfigError(null, "config file " + file + " does not exist or is not a file");
+        }
+        try {
+            Config parsed = ConfigFactory.parseFile(file.toFile(),
+                    ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false));
+            return parsed.hasPath(ROOT) ? parsed.getConfig(ROOT) : parsed;
+        } catch (ConfigException e) {
+            throw new ConfigError(null, "cannot parse " + file + ": " + e.getMessage());
+        }
+    }
+
+    private static Config parseOverride(String override) {
+        int eq = override.indexOf('=');
+        if (eq <= 0) {
+            throw new ConfigError(null, "override '" + override + "' is not of the form KEY=VALUE");
+        }
+        String key = override.substring(0, eq).trim();
+        String value = override.substring(eq + 1).trim();
+        if (key.startsWith(ROOT + ".")) {
+            key = key.substring(ROOT.length() + 1);
+        }
+        try {
+            return ConfigFactory.parseString(key + " = " + quoteIfNeeded(value));
+        } catch (ConfigException e) {
+            throw new ConfigError(key, "cannot parse override value '" + value + "': " + e.getMessage());
+        }
+    }
+
+    private static String quoteIfNeeded(String value) {
+        if (value.isEmpty()) {
+            return "\"\"";
+        }
+        // Paths and other strings with HOCON-special characters must be quoted; numbers and words need not be.
+        boolean plain = value.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '.' || c == '-' || c == '_'
+                || c == ' ');
+        return plain || value.startsWith("\"") ? value : ConfigValueQuoting.quote(value);
+    }
+
+    private static void rejectUnknownKeys(Config user, Config reference) {
+        Set<String> valid = new TreeSet<>();
+        for (Map.Entry<String, ConfigValue> entry : reference.entrySet()) {
+            valid.add(entry.getKey());
+        }
+        for (Map.Entry<String, ConfigValue> entry : user.entrySet()) {
+            if (!valid.contains(entry.getKey())) {
+                String origin = entry.getValue().origin().description();
+                throw new ConfigError(ROOT + "." + entry.getKey(), "unknown key (from " + origin
+                        + "); did you mean " + ROOT + "." + KeySuggester.nearest(entry.getKey(), valid) + "?");
+            }
+        }
+    }
+
+    private static ExperimentConfig read(Config c) {
+        Reader r = new Reader(c);
+        var experiment = new ExperimentConfig.Experiment(
+                r.string("experiment.name"),
+                r.longValue("experiment.seed"),
+                r.enumValue("experiment.method", ExperimentConfig.Method.class),
+                r.intIn("experiment.rounds", 1, 1_000_000),
+                r.intIn("experiment.eval-every", 1, 1_000_000));
+        var data = new ExperimentConfig.Data(
+                r.nonEmpty("data.task"),
+                r.string("data.dir"),
+                r.nonEmpty("data.train"),
+                r.nonEmpty("data.test"),
+                r.oneOf("data.format", "tsv", "sst2", "agnews", "yelp"),
+                r.intIn("data.shots-per-class", 0, 1_000_000),
+                r.enumValue("data.split", ExperimentConfig.Split.class),
+                r.doubleIn("data.dirichlet-alpha", 1e-6, 1e6),
+                r.intIn("data.test-limit", 0, Integer.MAX_VALUE));
+        var federation = new ExperimentConfig.Federation(
+                r.intIn("federation.clients", 1, 10_000_000),
+                r.doubleIn("federation.sample-fraction", 1e-9, 1.0),
+                r.doubleIn("federation.quorum", 1e-9, 1.0),
+                r.positiveDuration("federation.round-deadline"));
+        var search = new ExperimentConfig.Search(
+                r.intIn("search.dimension", 1, 100_000),
+                r.doubleIn("search.sigma0", 1e-12, 1e6),
+                r.intIn("search.local-iterations", 1, 100_000),
+                r.intIn("search.population", 2, 100_000),
+                r.doubleIn("search.perturbation-rate", 0.0, 0.99),
+                r.enumValue("search.step-rule", ExperimentConfig.StepRule.class));
+        var model = new ExperimentConfig.Model(
+                r.enumValue("model.backend", ExperimentConfig.Backend.class),
+                r.string("model.onnx"),
+                r.string("model.tokenizer"),
+                r.enumValue("model.head", ExperimentConfig.Head.class),
+                r.doubleIn("model.temperature", 1e-6, 1e6),
+                r.intIn("model.prompt-length", 0, 4096),
+                r.longValue("model.projection-seed"),
+                r.intIn("model.intra-op-threads", 0, 1024),
+                r.intIn("model.max-tokens", 4, 100_000));
+        if (model.onnx().isEmpty() != model.tokenizer().isEmpty()) {
+            throw new ConfigError("fedbpt.model.tokenizer",
+                    "model.onnx and model.tokenizer must be given together (both empty = the bundled MiniLM)");
+        }
+        var pool = new ExperimentConfig.Pool(
+                r.intIn("pool.workers", 1, 1024),
+                r.intIn("pool.max-batch-rows", 1, 1_000_000),
+                r.intIn("pool.max-batch-tokens", 1, Integer.MAX_VALUE),
+                r.duration("pool.max-wait"),
+                r.intIn("pool.queue-limit", 1, Integer.MAX_VALUE));
+        var persistence = new ExperimentConfig.Persistence(r.intIn("persistence.snapshot-every", 1, 1_000_000));
+        String hocon = ConfigFactory.empty().withValue(ROOT, c.root()).root()
+                .render(ConfigRenderOptions.concise().setFormatted(true).setJson(false));
+        return new ExperimentConfig(experiment, data, federation, search, model, pool, persistence, hocon);
+    }
+
+    /** Typed, range-checked reads whose errors name the full key. */
+    private record Reader(Config c) {
+        private <T> T get(String key, Function<String, T> getter) {
+            try {
+                return getter.apply(key);
+            } catch (ConfigException.WrongType | ConfigException.BadValue e) {
+                throw new ConfigError(ROOT + "." + key, e.getMessage().replaceFirst("^.*?: ", ""));
+            }
+        }
+
+        String string(String key) {
+            return get(key, c::getString);
+        }
+
+        String nonEmpty(String key) {
+            String value = string(key);
+            if (value.isBlank()) {
+                throw new ConfigError(ROOT + "." + key, "must not be empty");
+            }
+            return value;
+        }
+
+        long longValue(String key) {
+            return get(key, c::getLong);
+        }
+
+        int intIn(String key, int min, int max) {
+            int value = get(key, c::getInt);
+            if (value < min || value > max) {
+                throw new ConfigError(ROOT + "." + key, "expected an integer in [" + min + ", " + max + "], got " + value);
+            }
+            return value;
+        }
+
+        double doubleIn(String key, double min, double max) {
+            double value = get(key, c::getDouble);
+            if (!(value >= min && value <= max)) {
+                throw new ConfigError(ROOT + "." + key, "expected a number in [" + min + ", " + max + "], got " + value);
+            }
+            return value;
+        }
+
+        Duration duration(String key) {
+            return get(key, c::getDuration);
+        }
+
+        Duration positiveDuration(String key) {
+            Duration value = duration(key);
+            if (value.isZero() || value.isNegative()) {
+                throw new ConfigError(ROOT + "." + key, "expected a positive duration such as \"30 s\", got " + value);
+            }
+            return value;
+        }
+
+        String oneOf(String key, String... allowed) {
+            String value = string(key);
+            for (String option : allowed) {
+                if (option.equals(value)) {
+                    return value;
+                }
+            }
+            throw new ConfigError(ROOT + "." + key, "expected one of " + String.join(", ", allowed) + ", got '" + value + "'");
+        }
+
+        <E extends Enum<E>> E enumValue(String key, Class<E> type) {
+            String value = string(key);
+            try {
+                return Enum.valueOf(type, value.toUpperCase(Locale.ROOT).replace('-', '_'));
+            } catch (IllegalArgumentException e) {
+                StringBuilder allowed = new StringBuilder();
+                for (E option : type.getEnumConstants()) {
+                    allowed.append(allowed.length() == 0 ? "" : ", ")
+                            .append(option.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+                }
+                throw new ConfigError(ROOT + "." + key, "expected one of " + allowed + ", got '" + value + "'");
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.fedbpt.config;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+
+/**
+ * One experiment, fully resolved and validated. {@code resolvedHocon} is the whole resolved configuration as
+ * HOCON: a run folder stores it, and loading it back gives an equal record. Built only by {@link ConfigLoader}, which guarantees that every
+ * value is in range, so the rest of the system never re-checks configuration.
+ */
+public record ExperimentConfig(
+        Experiment experiment,
+        Data data,
+        Federation federation,
+        Search search,
+        Model model,
+        Pool pool,
+        Persistence persistence,
+        String resolvedHocon) {
+
+    /**
+     * SHA-256 of the resolved configuration. A run folder records it so that resuming with a different
+     * configuration is refused.
+     */
+    public String canonicalHash() {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(resolvedHocon.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+
+    public enum Method { FEDBPT, FEDAVG_BBT }
+
+    public enum Split { IID, DIRICHLET }
+
+    public enum StepRule { PAPER_EQ6, REFERENCE_CODE }
+
+    public enum Head { SIMILARITY, MASKED_LM }
+
+    public enum Backend { ONNX, SYNTHETIC }
+
+    public record Experiment(String name, long seed, Method method, int rounds, int evalEvery) {}
+
+    public record Data(String task, String dir, String train, String test, String format, int shotsPerClass,
+                       Split split, double dirichletAlpha, int testLimit) {}
+
+    public record Federation(int clients, double sampleFraction, double quorum, Duration roundDeadline) {}
+
+    public record Search(int dimension, double sigma0, int localIterations, int population,
+                         double perturbationRate, StepRule stepRule) {}
+
+    public record Model(Backend backend, String onnx, String tokenizer, Head head, double temperature, int promptLength,
+                        long projectionSeed, int intraOpThreads, int maxTokens) {}
+
+    public record Pool(int workers, int maxBatchRows, int maxBatchTokens, Duration maxWait, int queueLimit) {}
+
+    public record Persistence(int snapshotEvery) {}
+}

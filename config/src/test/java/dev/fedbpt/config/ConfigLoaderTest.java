@@ -1,0 +1,99 @@
+package dev.fedbpt.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void defaultsLoadAndAreValid() {
+        ExperimentConfig config = ConfigLoader.loadDefaults();
+        assertEquals(ExperimentConfig.Method.FEDBPT, config.experiment().method());
+        assertEquals(500, config.search().dimension());
+        assertEquals(ExperimentConfig.StepRule.PAPER_EQ6, config.search().stepRule());
+        assertEquals(Duration.ofMinutes(10), config.federation().roundDeadline());
+    }
+
+    @Test
+    void fileThenOverridesTakePrecedence() throws IOException {
+        Path file = dir.resolve("exp.conf");
+        Files.writeString(file, "fedbpt { experiment.rounds = 7, search.sigma0 = 0.5, experiment.method = fedavg-bbt }");
+        ExperimentConfig config = ConfigLoader.load(file, List.of("experiment.rounds=9", "fedbpt.data.dir=/tmp/x:y"));
+        assertEquals(9, config.experiment().rounds());
+        assertEquals(0.5, config.search().sigma0());
+        assertEquals(ExperimentConfig.Method.FEDAVG_BBT, config.experiment().method());
+        assertEquals("/tmp/x:y", config.data().dir());
+    }
+
+    @Test
+    void laterOverrideWinsOverEarlier() {
+        ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.rounds=4", "experiment.rounds=12"));
+        assertEquals(12, config.experiment().rounds());
+    }
+
+    @Test
+    void unknownKeySuggestsNearest() {
+        ConfigError error = assertThrows(ConfigError.class,
+                () -> ConfigLoader.load(null, List.of("search.sigma=0.5")));
+        assertEquals("fedbpt.search.sigma", error.key());
+        assertTrue(error.getMessage().contains("did you mean fedbpt.search.sigma0"), error.getMessage());
+    }
+
+    @Test
+    void outOfRangeValueNamesKeyAndRange() {
+        ConfigError error = assertThrows(ConfigError.class,
+                () -> ConfigLoader.load(null, List.of("search.perturbation-rate=1.5")));
+        assertEquals("fedbpt.search.perturbation-rate", error.key());
+        assertTrue(error.getMessage().contains("[0.0, 0.99]"), error.getMessage());
+    }
+
+    @Test
+    void wrongTypeAndBadEnumNameTheKey() {
+        ConfigError type = assertThrows(ConfigError.class,
+                () -> ConfigLoader.load(null, List.of("experiment.rounds=many")));
+        assertEquals("fedbpt.experiment.rounds", type.key());
+        ConfigError enumError = assertThrows(ConfigError.class,
+                () -> ConfigLoader.load(null, List.of("experiment.method=fedsgd")));
+        assertTrue(enumError.getMessage().contains("fedbpt, fedavg-bbt"), enumError.getMessage());
+    }
+
+    @Test
+    void malformedFileNamesTheFile() throws IOException {
+        Path file = dir.resolve("broken.conf");
+        Files.writeString(file, "fedbpt { experiment { rounds = ");
+        ConfigError error = assertThrows(ConfigError.class, () -> ConfigLoader.load(file, List.of()));
+        assertTrue(error.getMessage().contains("broken.conf"), error.getMessage());
+        ConfigError missing = assertThrows(ConfigError.class, () -> ConfigLoader.load(dir.resolve("nope.conf"), List.of()));
+        assertTrue(missing.getMessage().contains("nope.conf"), missing.getMessage());
+    }
+
+    @Test
+    void resolvedConfigRoundTripsToSameHash() throws IOException {
+        ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.seed=7", "model.prompt-length=5"));
+        Path stored = dir.resolve("config.conf");
+        Files.writeString(stored, config.resolvedHocon());
+        ExperimentConfig reloaded = ConfigLoader.load(stored, List.of());
+        assertEquals(config, reloaded);
+        assertEquals(config.canonicalHash(), reloaded.canonicalHash());
+        assertNotEquals(config.canonicalHash(), ConfigLoader.loadDefaults().canonicalHash());
+    }
+
+    @Test
+    void modelFileAndTokenizerMustComeTogether() {
+        ConfigError error = assertThrows(ConfigError.class,
+                () -> ConfigLoader.load(null, List.of("model.onnx=/tmp/model.onnx")));
+        assertEquals("fedbpt.model.tokenizer", error.key());
+    }
+}

@@ -1,0 +1,374 @@
+package dev.fedbpt.engine.cmaes;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import org.apache.commons.math3.linear.Array2DRowRealMatrix;
+import org.apache.commons.math3.linear.EigenDecomposition;
+import org.apache.commons.math3.linear.RealMatrix;
+import org.apache.commons.math3.random.RandomGenerator;
+
+/**
+ * Ask/tell CMA-ES for minimisation (Hansen 2016 tutorial: weighted recombination, CSA, rank-one + rank-mu update with
+ * h_sigma, and the tutorial's default negative weights for the covariance when the parameters carry them). A pure
+ * state machine: it never evaluates anything itself.
+ *
+ * <p>Eigendecomposition policy: the decomposition B D^2 B^T = C is recomputed lazily, i.e. only when it is needed
+ * (ask, or tell's C^{-1/2}) AND C has changed since the last decomposition. Hansen's further laziness (keeping a
+ * stale basis for lambda/((c1+cmu) n 10) generations) is deliberately NOT used: the stale basis would be hidden
+ * state outside {@link CmaesState}, and then {@code new Cmaes(state.copy(), params)} could not continue
+ * bit-identically, which the federated protocol (state shipped between server and clients) requires.
+ *
+ * <p>{@link #tell} accepts solutions this instance did not sample (FedBPT's server tells it the clients' means)
+ * and any count >= 1: with a count other than lambda it uses {@link CmaesParameters#standard(int, int)} for that
+ * count. Non-finite fitness values are treated as +infinity (worst).
+ */
+public final class Cmaes {
+    /** Largest condition number of C tolerated before the diagonal is lifted (numerical breakdown guard). */
+    private static final double MAX_CONDITION = 1e14;
+
+    private final CmaesParameters params;
+    private final int n;
+    private final double[] mean;
+    private double sigma;
+    private final double[][] c;
+    private final double[] pathSigma;
+    private final double[] pathC;
+    private long generation;
+
+    // Derived cache: B, D of C as it was at generation eigenGeneration (lazy update, see class comment).
+    private double[][] basis;      // columns are eigenvectors; null until the first use
+    private double[] axisLengths;  // sqrt of eigenvalues
+    private long eigenGeneration;
+    private int decompositions;
+
+    public Cmaes(CmaesState state, CmaesParameters params) {
+        if (state == null || params == null) {
+            throw new IllegalArgumentException("state and params must not be null");
+        }
+        if (state.dimension() != params.dimension()) {
+            throw new IllegalArgumentException("state dimension " + state.dimension()
+                    + " != parameters dimension " + params.dimension());
+        }
+        CmaesState s = state.copy();
+        this.params = params;
+        this.n = s.dimension();
+        this.mean = s.mean();
+        this.sigma = s.sigma();
+        this.c = s.covariance();
+        this.pathSigma = s.pathSigma();
+        this.pathC = s.pathC();
+        this.generation = s.generation();
+    }
+
+    public CmaesParameters parameters() {
+        return params;
+    }
+
+    public double sigma() {
+        return sigma;
+    }
+
+    public long generation() {
+        return generation;
+    }
+
+    /** A copy of the mean. */
+    public double[] mean() {
+        return mean.clone();
+    }
+
+    /** A deep copy of the full state. */
+    public CmaesState state() {
+        return new CmaesState(mean, sigma, c, pathSigma, pathC, generation).copy();
+    }
+
+    /** Samples lambda candidates x_k = m + sigma B D z_k, z_k ~ N(0, I), drawing n Gaussians per candidate in order. */
+    public double[][] ask(RandomGenerator rng) {
+        if (rng == null) {
+            throw new IllegalArgumentException("rng must not be null");
+        }
+        ensureEigenForSampling();
+        double[][] out = new double[params.lambda()][n];
+        double[] dz = new double[n];
+        for (int k = 0; k < params.lambda(); k++) {
+            for (int i = 0; i < n; i++) {
+                dz[i] = axisLengths[i] * rng.nextGaussian();
+            }
+            double[] x = out[k];
+            for (int i = 0; i < n; i++) {
+                double[] bi = basis[i];
+                double y = 0;
+                for (int j = 0; j < n; j++) {
+                    y += bi[j] * dz[j];
+                }
+                x[i] = mean[i] + sigma * y;
+            }
+        }
+        return out;
+    }
+
+    /** Updates the distribution from evaluated solutions (minimisation). */
+    public void tell(double[][] solutions, double[] fitness) {
+        if (solutions == null || fitness == null) {
+            throw new IllegalArgumentException("solutions and fitness must not be null");
+        }
+        if (solutions.length < 1) {
+            throw new IllegalArgumentException("tell needs at least one solution");
+        }
+        if (solutions.length != fitness.length) {
+            throw new IllegalArgumentException("got " + solutions.length + " solutions but " + fitness.length
+                    + " fitness values");
+        }
+        for (int k = 0; k < solutions.length; k++) {
+            if (solutions[k] == null || solutions[k].length != n) {
+                throw new IllegalArgumentException("solution " + k + " must have length " + n);
+            }
+            for (double v : solutions[k]) {
+                if (!Double.isFinite(v)) {
+                    throw new IllegalArgumentException("solution " + k + " has a non-finite coordinate");
+                }
+            }
+        }
+        CmaesParameters p = solutions.length == params.lambda() ? params
+                : CmaesParameters.standard(n, solutions.length);
+        update(p, solutions, fitness);
+    }
+
+    private void update(CmaesParameters p, double[][] solutions, double[] fitness) {
+        if (basis == null) {
+            decompose(); // tell before any ask (FedBPT's server): decomposition of the current C
+        }
+        // Otherwise C^{-1/2} uses the same (possibly stale) B, D that ask sampled with.
+        Integer[] order = rank(fitness);
+        double[] w = p.weights();
+        int mu = p.mu();
+        // Negative weights need a ranked solution for each; with fewer solutions the tail is simply unused.
+        int used = Math.min(w.length, solutions.length);
+
+        // y_i = (x_i:lambda - m) / sigma by rank (old mean, old sigma), and the weighted mean y_w of the mu best.
+        double[][] y = new double[used][n];
+        double[] yw = new double[n];
+        for (int r = 0; r < used; r++) {
+            double[] x = solutions[order[r]];
+            double[] yr = y[r];
+            for (int i = 0; i < n; i++) {
+                yr[i] = (x[i] - mean[i]) / sigma;
+            }
+            if (r < mu) {
+                for (int i = 0; i < n; i++) {
+                    yw[i] += w[r] * yr[i];
+                }
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            mean[i] += sigma * yw[i];
+        }
+
+        // p_sigma <- (1 - cs) p_sigma + sqrt(cs (2 - cs) muEff) C^{-1/2} y_w
+        double[] invSqrtYw = invSqrtC(yw);
+        double csFactor = Math.sqrt(p.cSigma() * (2 - p.cSigma()) * p.muEff());
+        double psNormSq = 0;
+        for (int i = 0; i < n; i++) {
+            pathSigma[i] = (1 - p.cSigma()) * pathSigma[i] + csFactor * invSqrtYw[i];
+            psNormSq += pathSigma[i] * pathSigma[i];
+        }
+        double psNorm = Math.sqrt(psNormSq);
+
+        // h_sigma stalls p_c when ||p_sigma|| is large (e.g. just after a step-size increase).
+        double correction = Math.sqrt(1 - Math.pow(1 - p.cSigma(), 2.0 * (generation + 1)));
+        boolean hSigma = psNorm / correction < (1.4 + 2.0 / (n + 1)) * p.chiN();
+        double ccFactor = hSigma ? Math.sqrt(p.cc() * (2 - p.cc()) * p.muEff()) : 0;
+        for (int i = 0; i < n; i++) {
+            pathC[i] = (1 - p.cc()) * pathC[i] + ccFactor * yw[i];
+        }
+
+        // Rank-mu weights w°: negative ones are rescaled by n / ||C^{-1/2} y_i||^2 so that C stays positive definite.
+        double[] wCirc = new double[used];
+        double weightSum = 0;
+        for (int r = 0; r < used; r++) {
+            weightSum += w[r];
+            if (w[r] >= 0) {
+                wCirc[r] = w[r];
+            } else {
+                double[] z = invSqrtC(y[r]);
+                double zz = 0;
+                for (double v : z) {
+                    zz += v * v;
+                }
+                wCirc[r] = zz > 0 ? w[r] * n / zz : 0;
+            }
+        }
+
+        // C <- (1 + c1 delta(h) - c1 - cmu sum w_j) C + c1 pc pc^T + cmu sum w°_i y_i y_i^T, O(used n^2): the lower
+        // triangle row by row, then mirrored (exact symmetry).
+        double deltaH = hSigma ? 0 : p.cc() * (2 - p.cc());
+        double keep = 1 + p.c1() * deltaH - p.c1() - p.cMu() * weightSum;
+        double c1 = p.c1();
+        double cMu = p.cMu();
+        double[] coef = new double[used];
+        for (int i = 0; i < n; i++) {
+            double[] ci = c[i];
+            double c1pi = c1 * pathC[i];
+            for (int j = 0; j <= i; j++) {
+                ci[j] = keep * ci[j] + c1pi * pathC[j];
+            }
+            if (cMu > 0) {
+                for (int r = 0; r < used; r++) {
+                    coef[r] = cMu * wCirc[r] * y[r][i];
+                }
+                for (int r = 0; r < used; r++) {
+                    double a = coef[r];
+                    if (a == 0) {
+                        continue;
+                    }
+                    double[] yr = y[r];
+                    for (int j = 0; j <= i; j++) {
+                        ci[j] += a * yr[j];
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < i; j++) {
+                c[j][i] = c[i][j];
+            }
+        }
+
+        // CSA after the C update (it uses the old sigma above); the exponent is capped at 1 (as pycma and Commons
+        // Math do) so one wild step cannot explode sigma.
+        double newSigma = sigma * Math.exp(Math.min(1.0, (p.cSigma() / p.dSigma()) * (psNorm / p.chiN() - 1)));
+        if (!(newSigma > 0) || !Double.isFinite(newSigma)) {
+            throw new IllegalStateException("CMA-ES numerical breakdown: sigma became " + newSigma);
+        }
+        sigma = newSigma;
+        generation++;
+    }
+
+    /** Indices sorted by fitness ascending; non-finite counts as +infinity; ties keep input order. */
+    private static Integer[] rank(double[] fitness) {
+        Integer[] idx = new Integer[fitness.length];
+        double[] f = new double[fitness.length];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = i;
+            f[i] = Double.isFinite(fitness[i]) ? fitness[i] : Double.POSITIVE_INFINITY;
+        }
+        Arrays.sort(idx, Comparator.comparingDouble((Integer i) -> f[i])); // stable merge sort
+        return idx;
+    }
+
+    /** B D^{-1} B^T v. */
+    private double[] invSqrtC(double[] v) {
+        double[] t = new double[n];
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int i = 0; i < n; i++) {
+                s += basis[i][j] * v[i];
+            }
+            t[j] = s / axisLengths[j];
+        }
+        double[] out = new double[n];
+        for (int i = 0; i < n; i++) {
+            double[] bi = basis[i];
+            double s = 0;
+            for (int j = 0; j < n; j++) {
+                s += bi[j] * t[j];
+            }
+            out[i] = s;
+        }
+        return out;
+    }
+
+    /**
+     * Hansen's lazy update (tutorial 2016, cmaes.m / purecma): B, D are recomputed only when
+     * {@code lambda / ((c1 + cmu) n 10)} evaluations, i.e. {@code 1 / ((c1 + cmu) n 10)} generations, have passed
+     * since the last decomposition (always, in low dimension), and on the first use after construction.
+     */
+    private void ensureEigenForSampling() {
+        if (basis == null) {
+            decompose();
+            return;
+        }
+        if (generation == eigenGeneration) {
+            return; // C unchanged since the decomposition
+        }
+        double rate = params.c1() + params.cMu();
+        double gap = rate > 0 ? 1.0 / (rate * n * 10) : Double.POSITIVE_INFINITY;
+        if (generation - eigenGeneration > gap) {
+            decompose();
+        }
+    }
+
+    /** Number of eigendecompositions this instance has computed (for tests of the lazy update). */
+    int eigenDecompositions() {
+        return decompositions;
+    }
+
+    private void decompose() {
+        for (int attempt = 0; ; attempt++) {
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < i; j++) {
+                    double v = 0.5 * (c[i][j] + c[j][i]);
+                    c[i][j] = v;
+                    c[j][i] = v;
+                }
+            }
+            double[] ev;
+            double[][] vectors;
+            if (isDiagonal()) {
+                // Exact and O(n^2): B = I, D^2 = diag(C) (e.g. every start state C = I).
+                ev = new double[n];
+                vectors = new double[n][n];
+                for (int i = 0; i < n; i++) {
+                    ev[i] = c[i][i];
+                    vectors[i][i] = 1.0;
+                }
+            } else {
+                EigenDecomposition eig = new EigenDecomposition(new Array2DRowRealMatrix(c, false));
+                ev = eig.getRealEigenvalues();
+                vectors = null;
+                RealMatrix v = eig.getV();
+                vectors = v.getData();
+            }
+            double max = Double.NEGATIVE_INFINITY;
+            double min = Double.POSITIVE_INFINITY;
+            for (double e : ev) {
+                max = Math.max(max, e);
+                min = Math.min(min, e);
+            }
+            if (!Double.isFinite(max) || !(max > 0)) {
+                throw new IllegalStateException("CMA-ES numerical breakdown: covariance has no positive eigenvalue");
+            }
+            if (min <= 0 || max / min > MAX_CONDITION) {
+                if (attempt >= 2) {
+                    throw new IllegalStateException("CMA-ES numerical breakdown: covariance is not positive definite");
+                }
+                // Lift the diagonal so the condition number is at most MAX_CONDITION (Hansen's recipe).
+                double lift = max / MAX_CONDITION - min;
+                for (int i = 0; i < n; i++) {
+                    c[i][i] += lift;
+                }
+                continue;
+            }
+            basis = vectors;
+            axisLengths = new double[n];
+            for (int i = 0; i < n; i++) {
+                axisLengths[i] = Math.sqrt(ev[i]);
+            }
+            eigenGeneration = generation;
+            decompositions++;
+            return;
+        }
+    }
+
+    private boolean isDiagonal() {
+        for (int i = 0; i < n; i++) {
+            double[] ci = c[i];
+            for (int j = 0; j < n; j++) {
+                if (i != j && ci[j] != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}

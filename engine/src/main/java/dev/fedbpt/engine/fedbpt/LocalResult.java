@@ -1,0 +1,26 @@
+package dev.fedbpt.engine.fedbpt;
+
+import dev.fedbpt.engine.cmaes.CmaesState;
+
+/**
+ * A client's upload for one round: final local mean, the sigma after each local iteration, and the plain clean
+ * loss of the mean. localState is needed by FedAvg-BBT (it averages covariances); FedBPT ignores it.
+ */
+public record LocalResult(int round, int clientId, double[] mean, double[] sigmas, double loss, int sampleCount,
+                          CmaesState localState) {
+    public LocalResult {
+        if (mean == null || sigmas == null || localState == null) {
+            throw new IllegalArgumentException("mean, sigmas and localState must not be null");
+        }
+        if (mean.length != localState.dimension()) {
+            throw new IllegalArgumentException("mean has length " + mean.length + " but localState dimension "
+                    + localState.dimension());
+        }
+        if (sampleCount < 1) {
+            throw new IllegalArgumentException("sampleCount must be >= 1, was " + sampleCount);
+        }
+        if (round < 0 || clientId < 0) {
+            throw new IllegalArgumentException("round and clientId must be >= 0");
+        }
+    }
+}

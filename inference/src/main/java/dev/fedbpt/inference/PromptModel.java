@@ -1,0 +1,421 @@
+package dev.fedbpt.inference;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.onnx.proto.OnnxMl.ModelProto;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A frozen BERT-family model used as a black box: rows of token ids, optionally with a continuous prompt A·z inserted
+ * after [CLS], go in; class scores come out. See {@link GraphRewriter} for the graph rewrite, {@link RandomProjection}
+ * for A, {@link SimilarityHead} and {@link MaskedLmHead} for the scores.
+ *
+ * <p>Thread-safety: {@link #score} and {@link #encode} are safe to call from several threads; calls to {@link #score}
+ * are serialised (one forward at a time, sharing the input buffers), so use one instance per core group for parallelism.
+ */
+public final class PromptModel implements ScoringModel {
+    private static final Logger LOG = LoggerFactory.getLogger(PromptModel.class);
+    private static final String[] PROBE_TEXTS = {
+        "The quick brown fox jumps over the lazy dog.",
+        "It was great.",
+        "Federated black-box prompt tuning checks that the rewritten graph matches the original one.",
+    };
+
+    private final TextTokenizer tokenizer;
+    private final OnnxSession session;
+    private final EmbeddingTable embeddings;
+    private final RandomProjection projection;
+    private final PromptSpec promptSpec;
+    private final BatchEncoder encoder;
+    private final int maxPositions;
+    private final Integer layerCount;
+    private ClassHead head;
+    private double rewriteMaxAbsDiff;
+    private float[] outputBuffer = new float[0];
+    /** The last {@value #EXPANSION_CACHE_SIZE} distinct z and their expansions A·z, by content, least recently used out. */
+    private final Map<ZKey, float[]> expansionCache = new LinkedHashMap<>(32, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ZKey, float[]> eldest) {
+            return size() > EXPANSION_CACHE_SIZE;
+        }
+    };
+    private static final int EXPANSION_CACHE_SIZE = 16;
+
+    private PromptModel(TextTokenizer tokenizer, OnnxSession session, RewrittenGraph graph, PromptSpec promptSpec) {
+        this.tokenizer = tokenizer;
+        this.session = session;
+        this.embeddings = graph.embeddings();
+        this.promptSpec = promptSpec;
+        this.encoder = new BatchEncoder(embeddings);
+        this.maxPositions = graph.maxPositions();
+        this.layerCount = graph.layerCount();
+        this.projection = promptSpec.promptLength() == 0 ? null
+                : new RandomProjection(promptSpec.promptLength(), embeddings.hiddenSize(), promptSpec.dimension(),
+                        promptSpec.projectionSeed(), embeddings.standardDeviation());
+    }
+
+    /**
+     * Loads the export, rewrites it to take {@code inputs_embeds}, checks the rewrite on a probe batch against the
+     * original graph, and builds the head.
+     *
+     * @throws ModelLoadException if the file is missing or not an ONNX export, the graph does not have the expected
+     *                            shape, the rewrite differs from the original by more than the tolerance, or the head
+     *                            does not fit the model (output kind, label words)
+     */
+    public static PromptModel load(ModelSource source, PromptSpec prompt, HeadSpec headSpec, ModelOptions options)
+            throws ModelLoadException {
+        String name = source.describe();
+        long t0 = System.nanoTime();
+        byte[] bytes = OnnxModelReader.readBytes(source);
+        ModelProto original = OnnxModelReader.parse(bytes, name);
+        RewrittenGraph graph = GraphRewriter.rewrite(original, name);
+        original = null; // the proto is no longer needed; the raw bytes feed the verification session
+        if (prompt.promptLength() + 2 > graph.maxPositions()) {
+            throw new ModelLoadException("prompt length " + prompt.promptLength() + " leaves no room for tokens in "
+                    + graph.maxPositions() + " positions of " + name);
+        }
+        TextTokenizer tokenizer = TextTokenizer.load(source);
+        OnnxSession session = null;
+        PromptModel model = null;
+        try {
+            session = OnnxSession.load(graph.model().toByteArray(), "fedbpt-rewritten", options);
+            model = new PromptModel(tokenizer, session, graph, prompt);
+            model.rewriteMaxAbsDiff = model.verifyAgainst(bytes, graph, options, name);
+            bytes = null;
+            if (!(model.rewriteMaxAbsDiff <= options.rewriteTolerance())) {
+                throw new ModelLoadException(String.format(
+                        "rewritten graph of %s does not reproduce the original: max abs diff %.3g > tolerance %.1g",
+                        name, model.rewriteMaxAbsDiff, options.rewriteTolerance()));
+            }
+            model.head = model.buildHead(headSpec, name);
+            LOG.info("loaded {}: vocab {}, hidden {}, layers {}, rewrite max abs diff {}, {} ms", name,
+                    model.vocabularySize(), model.hiddenSize(), model.layerCount, model.rewriteMaxAbsDiff,
+                    (System.nanoTime() - t0) / 1_000_000);
+            return model;
+        } catch (ModelLoadException | RuntimeException e) {
+            if (model != null) model.close();
+            else {
+                if (session != null) session.close();
+                tokenizer.close();
+            }
+            if (e instanceof RuntimeException re) {
+                throw new ModelLoadException("cannot load " + name + ": " + re, re);
+            }
+            throw e;
+        }
+    }
+
+    /** Runs the probe texts through the original and the rewritten graph; returns the max abs output difference. */
+    private double verifyAgainst(byte[] originalBytes, RewrittenGraph graph, ModelOptions options, String name)
+            throws ModelLoadException {
+        List<int[]> rows = new ArrayList<>();
+        List<float[]> noPrompt = new ArrayList<>();
+        for (String t : PROBE_TEXTS) {
+            rows.add(encode(t));
+            noPrompt.add(null);
+        }
+        EncodedBatch batch = encoder.encode(rows, noPrompt);
+        float[] out0 = forward(batch);
+        float[] rewritten = Arrays.copyOf(out0, batch.batch() * batch.seq() * lastWidth);
+        int n = batch.batch() * batch.seq();
+        try (OnnxSession originalSession = OnnxSession.load(originalBytes, "fedbpt-original", options);
+             NDManager manager = originalSession.newCallManager()) {
+            long[] ids = new long[n];
+            long[] mask = new long[n];
+            for (int r = 0; r < batch.batch(); r++) {
+                int[] row = rows.get(r);
+                for (int i = 0; i < row.length; i++) {
+                    ids[r * batch.seq() + i] = row[i];
+                    mask[r * batch.seq() + i] = 1;
+                }
+            }
+            Shape shape = new Shape(batch.batch(), batch.seq());
+            NDList inputs = new NDList();
+            for (String input : graph.originalInputs()) {
+                long[] data = switch (input) {
+                    case RewrittenGraph.INPUT_IDS -> ids;
+                    case RewrittenGraph.ATTENTION_MASK -> mask;
+                    default -> new long[n];
+                };
+                NDArray a = manager.create(data, shape);
+                a.setName(input);
+                inputs.add(a);
+            }
+            float[] reference = originalSession.forward(inputs).get(0).toFloatArray();
+            if (reference.length != rewritten.length) {
+                throw new ModelLoadException("rewritten graph of " + name + " gives " + rewritten.length
+                        + " output values where the original gives " + reference.length);
+            }
+            // compare the positions that are not padding (padding outputs are never read)
+            int width = reference.length / n;
+            double max = 0;
+            for (int p = 0; p < n; p++) {
+                if (mask[p] == 0) continue;
+                for (int h = p * width; h < (p + 1) * width; h++) {
+                    double d = Math.abs((double) reference[h] - rewritten[h]);
+                    if (Double.isNaN(d)) return Double.NaN;
+                    max = Math.max(max, d);
+                }
+            }
+            return max;
+        }
+    }
+
+    private ClassHead buildHead(HeadSpec spec, String name) throws ModelLoadException {
+        List<int[]> probe = List.of(encode("a"));
+        List<float[]> none = new ArrayList<>();
+        none.add(null);
+        EncodedBatch b = encoder.encode(probe, none);
+        forward(b);
+        int width = lastWidth;
+        if (spec instanceof HeadSpec.Similarity s) {
+            if (width != hiddenSize()) {
+                throw new ModelLoadException("the similarity head needs hidden states [batch, seq, " + hiddenSize()
+                        + "] but the output of " + name + " has last dimension " + width
+                        + " (a masked-LM export? use HeadSpec.MaskedLm)");
+            }
+            List<int[]> rows = new ArrayList<>();
+            List<float[]> prompts = new ArrayList<>();
+            for (String d : s.labelDescriptions()) {
+                rows.add(encode(d));
+                prompts.add(null);
+            }
+            EncodedBatch batch = encoder.encode(rows, prompts);
+            float[] out = forward(batch);
+            double[][] labels = new double[rows.size()][];
+            for (int c = 0; c < labels.length; c++) labels[c] = SimilarityHead.pool(out, width, batch, c);
+            return new SimilarityHead(labels, s.temperature());
+        }
+        HeadSpec.MaskedLm m = (HeadSpec.MaskedLm) spec;
+        if (width != vocabularySize()) {
+            throw new ModelLoadException("the masked-LM head needs vocabulary logits [batch, seq, " + vocabularySize()
+                    + "] but the output of " + name + " has last dimension " + width
+                    + " (an encoder-only export? use HeadSpec.Similarity)");
+        }
+        int maskId = tokenizer.maskTokenId();
+        if (maskId < 0) {
+            throw new ModelLoadException("the tokenizer of " + name + " has no [MASK] / <mask> special token");
+        }
+        int[] ids = new int[m.labelWords().size()];
+        for (int c = 0; c < ids.length; c++) {
+            String word = m.labelWords().get(c);
+            int[] t = tokenizer.encodeBare(word);
+            if (t.length != 1) {
+                throw new ModelLoadException("label word '" + word + "' is " + t.length + " tokens " + Arrays.toString(t)
+                        + " for the tokenizer of " + name + "; each label word must be exactly one token");
+            }
+            ids[c] = t[0];
+        }
+        return new MaskedLmHead(ids, maskId);
+    }
+
+    // ---------------------------------------------------------------- public API
+
+    /**
+     * Token ids with [CLS] ... [SEP]. Rows longer than {@link #maxRowTokens()} are cut to that length, keeping the
+     * final special token ([SEP]) when the row ends with one.
+     */
+    public int[] encode(String text) {
+        int[] ids = tokenizer.encode(text);
+        int max = maxRowTokens();
+        if (ids.length <= max) return ids;
+        int[] cut = Arrays.copyOf(ids, max);
+        int last = ids[ids.length - 1];
+        if (tokenizer.specialTokens().containsValue(last)) cut[max - 1] = last;
+        return cut;
+    }
+
+    /**
+     * Class scores for each row, [rows][classes], from one forward over the padded batch. A row's scores do not
+     * depend on the other rows of the batch or on the padding.
+     *
+     * @throws IllegalArgumentException for a row that is too long, has a token outside the vocabulary, a z of the
+     *                                  wrong length, or (masked-LM head) no [MASK]
+     */
+    public synchronized float[][] score(List<ScoreRow> rows) {
+        if (rows.isEmpty()) return new float[0][];
+        EncodedBatch batch = prepare(rows);
+        float[] out = forward(batch);
+        return head.scores(out, lastWidth, batch);
+    }
+
+    public int vocabularySize() {
+        return embeddings.vocabularySize();
+    }
+
+    public int hiddenSize() {
+        return embeddings.hiddenSize();
+    }
+
+    /** Transformer layers counted from node / initializer names ("layer.N"), or null when the names do not tell. */
+    public Integer layerCount() {
+        return layerCount;
+    }
+
+    public int[] specialTokenIds() {
+        return tokenizer.specialTokenIds();
+    }
+
+    /** Id of [MASK] (or {@code <mask>}), or -1 if the tokenizer has none. */
+    public int maskTokenId() {
+        return tokenizer.maskTokenId();
+    }
+
+    public int numClasses() {
+        return head.numClasses();
+    }
+
+    /** Max abs difference between the rewritten and the original graph on the load-time probe batch. */
+    public double rewriteMaxAbsDiff() {
+        return rewriteMaxAbsDiff;
+    }
+
+    /** Longest row (token ids incl. [CLS]/[SEP]) that fits with the prompt in the position table. */
+    public int maxRowTokens() {
+        return maxPositions - promptSpec.promptLength();
+    }
+
+    public PromptSpec promptSpec() {
+        return promptSpec;
+    }
+
+    @Override
+    public void close() {
+        session.close();
+        tokenizer.close();
+    }
+
+    // ---------------------------------------------------------------- package-private (ModelCheck, tests)
+
+    /** Standard deviation of the entries of A by construction (std_emb / sqrt(d)); NaN without a prompt. */
+    double projectionEntryStd() {
+        return projection == null ? Double.NaN : projection.entryStd();
+    }
+
+    RandomProjection projection() {
+        return projection;
+    }
+
+    double embeddingStd() {
+        return embeddings.standardDeviation();
+    }
+
+    OnnxSession session() {
+        return session;
+    }
+
+    /**
+     * Validates rows, expands each distinct z once (or takes it from the small cache of recent expansions: a client
+     * scores the same candidate on its clean and its perturbed data), and fills the reused input buffers.
+     */
+    synchronized EncodedBatch prepare(List<ScoreRow> rows) {
+        Map<ZKey, Integer> distinct = new LinkedHashMap<>();
+        int[] zIndex = new int[rows.size()];
+        List<int[]> ids = new ArrayList<>(rows.size());
+        int extra = projection == null ? 0 : promptSpec.promptLength();
+        for (int r = 0; r < rows.size(); r++) {
+            ScoreRow row = rows.get(r);
+            int[] t = row.tokenIds();
+            int len = t.length + (row.z() == null ? 0 : extra);
+            if (len > maxPositions) {
+                throw new IllegalArgumentException("row " + r + " has " + t.length + " tokens; with the prompt it needs "
+                        + len + " positions but the model has " + maxPositions);
+            }
+            for (int id : t) {
+                if (id < 0 || id >= vocabularySize()) {
+                    throw new IllegalArgumentException("row " + r + " has token id " + id + " outside [0, "
+                            + vocabularySize() + ")");
+                }
+            }
+            ids.add(t);
+            zIndex[r] = -1;
+            if (row.z() != null && projection != null) {
+                if (row.z().length != promptSpec.dimension()) {
+                    throw new IllegalArgumentException("row " + r + " has z of length " + row.z().length + ", expected "
+                            + promptSpec.dimension());
+                }
+                zIndex[r] = distinct.computeIfAbsent(new ZKey(row.z()), k -> distinct.size());
+            }
+        }
+        float[][] expanded = new float[distinct.size()][];
+        List<ZKey> missing = new ArrayList<>();
+        for (Map.Entry<ZKey, Integer> e : distinct.entrySet()) {
+            float[] cached = expansionCache.get(e.getKey());
+            if (cached != null) expanded[e.getValue()] = cached;
+            else missing.add(e.getKey());
+        }
+        if (!missing.isEmpty()) {
+            double[][] zs = new double[missing.size()][];
+            for (int i = 0; i < zs.length; i++) zs[i] = missing.get(i).z;
+            float[][] fresh = projection.expand(zs);
+            for (int i = 0; i < zs.length; i++) {
+                ZKey key = missing.get(i);
+                expanded[distinct.get(key)] = fresh[i];
+                expansionCache.put(new ZKey(key.z.clone()), fresh[i]); // own copy: callers may reuse their arrays
+            }
+        }
+        List<float[]> prompts = new ArrayList<>(rows.size());
+        for (int r = 0; r < rows.size(); r++) prompts.add(zIndex[r] < 0 ? null : expanded[zIndex[r]]);
+        return encoder.encode(ids, prompts);
+    }
+
+    private int lastWidth;
+
+    /** One forward; returns the first output flattened into a reused array (valid until the next call). */
+    float[] forward(EncodedBatch batch) {
+        try (NDManager manager = session.newCallManager()) {
+            NDList inputs = new NDList(
+                    OnnxSession.wrap(manager, batch.embeds(), new Shape(batch.batch(), batch.seq(), batch.hidden()),
+                            DataType.FLOAT32, RewrittenGraph.INPUTS_EMBEDS),
+                    OnnxSession.wrap(manager, batch.mask(), new Shape(batch.batch(), batch.seq()),
+                            DataType.INT64, RewrittenGraph.ATTENTION_MASK));
+            NDList outputs = session.forward(inputs);
+            try {
+                NDArray out = outputs.get(0);
+                long[] shape = out.getShape().getShape();
+                if (shape.length != 3 || shape[0] != batch.batch() || shape[1] != batch.seq()) {
+                    throw new IllegalStateException("unexpected output shape " + out.getShape() + " for a batch of "
+                            + batch.batch() + " x " + batch.seq());
+                }
+                lastWidth = (int) shape[2];
+                int n = Math.toIntExact(out.size());
+                if (outputBuffer.length < n) outputBuffer = new float[n];
+                out.toByteBuffer().order(ByteOrder.nativeOrder()).asFloatBuffer().get(outputBuffer, 0, n);
+                return outputBuffer;
+            } finally {
+                outputs.close();
+            }
+        }
+    }
+
+    /** A z compared by content, so equal z in one batch are expanded once. */
+    private static final class ZKey {
+        final double[] z;
+        final int hash;
+
+        ZKey(double[] z) {
+            this.z = z;
+            this.hash = Arrays.hashCode(z);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ZKey k && k.hash == hash && Arrays.equals(k.z, z);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package dev.fedbpt.persistence;
+
+import dev.fedbpt.engine.fedbpt.LocalResult;
+
+/**
+ * What the server's journal records: facts, never derived state. Replaying them through
+ * {@link ServerState#apply} with the same server strategy rebuilds the exact server state, so the (large) global
+ * CMA-ES state is stored only in snapshots.
+ */
+public sealed interface ServerEvent extends CborSerializable {
+
+    /** First event of every run: the configuration it belongs to, so a resume with another one is refused. */
+    record ExperimentStarted(String configHash, int dimension, double sigma0) implements ServerEvent {}
+
+    /** Round {@code round} (1-based) opened, attempt {@code attempt} (re-sampling makes attempts > 1). */
+    record RoundOpened(int round, int attempt, int[] sampled) implements ServerEvent {}
+
+    record ResultAccepted(int round, LocalResult result) implements ServerEvent {}
+
+    record ClientDropped(int round, int clientId, String reason) implements ServerEvent {}
+
+    /** Measurements are facts of the live run; the new global state is derived from the accepted results. */
+    record RoundClosed(int round, long forwardRows, long wallMs) implements ServerEvent {}
+
+    /** Test accuracy of the global prompt after {@code round} rounds; round 0 is the zero-shot baseline. */
+    record PromptEvaluated(int round, double accuracy) implements ServerEvent {}
+
+    record ExperimentFinished(int roundsCompleted) implements ServerEvent {}
+}
