@@ -168,7 +168,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     }
 
     private Effect<ServerEvent, ServerState> openRound(int round, int attempt) {
-        int[] sampled = ClientSampler.sample(settings.seed(), round, attempt, settings.population(),
+        // The engine counts rounds and attempts from 0 (LocalSimulation is the reference); users count from 1.
+        int[] sampled = ClientSampler.sample(settings.seed(), round - 1, attempt - 1, settings.population(),
                 settings.sampleFraction());
         return Effect().persist(new ServerEvent.RoundOpened(round, attempt, sampled))
                 .thenRun(state -> dispatch(state.open(), state));

@@ -21,13 +21,19 @@ final class ResumeCommand implements Callable<Integer> {
     boolean verbose;
 
     @Override
-    public Integer call() {
+    public Integer call() throws java.io.IOException {
         Logging.configure(verbose);
         Path stored = directory.resolve("config.conf");
         if (!Files.isRegularFile(stored)) {
             throw new ConfigError(null, directory + " is not a fedbpt run folder (no config.conf)");
         }
         ExperimentConfig experiment = ConfigLoader.load(stored, List.of());
+        Path result = directory.resolve("result.json");
+        if (Files.isRegularFile(result)) {
+            System.out.println("fedbpt: " + directory + " is finished; its result:");
+            System.out.println(Files.readString(result).strip());
+            return Main.OK;
+        }
         return Runs.execute(experiment, directory);
     }
 }

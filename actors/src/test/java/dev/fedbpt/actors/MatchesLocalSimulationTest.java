@@ -1,0 +1,56 @@
+package dev.fedbpt.actors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
+import dev.fedbpt.engine.fedbpt.Digests;
+import dev.fedbpt.engine.fedbpt.LocalSimulation;
+import dev.fedbpt.engine.fedbpt.SimulationConfig;
+import dev.fedbpt.engine.fedbpt.SimulationResult;
+import dev.fedbpt.engine.fedbpt.Vocabulary;
+import dev.fedbpt.inference.ScoreRow;
+import dev.fedbpt.inference.ScoringModel;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The actor system must compute exactly what the engine's synchronous reference computes: batching, message order
+ * and concurrency change nothing. Checked for both strategies, with half the clients sampled each round.
+ */
+class MatchesLocalSimulationTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void fedBptThroughActorsEqualsTheSynchronousReference() {
+        assertSameFinalMean(TestRuns.config("federation.sample-fraction=0.5", "federation.quorum=1.0"));
+    }
+
+    @Test
+    void fedAvgBbtThroughActorsEqualsTheSynchronousReference() {
+        assertSameFinalMean(TestRuns.config("experiment.method=fedavg-bbt", "search.perturbation-rate=0.3"));
+    }
+
+    private void assertSameFinalMean(ExperimentConfig config) {
+        ExperimentRunner.Outcome outcome = TestRuns.run(config, dir, FaultInjector.NONE);
+        assertTrue(outcome.succeeded(), outcome.failure());
+
+        try (ScoringModel model = new ConfiguredModels().load(config)) {
+            ExperimentData data = ExperimentData.prepare(config, model);
+            SimulationConfig simulation = new SimulationConfig(config.experiment().seed(), config.experiment().rounds(),
+                    config.federation().clients(), config.federation().sampleFraction(), config.search().dimension(),
+                    config.search().sigma0(), new ClientSearchConfig(config.search().localIterations(),
+                    config.search().population(), config.search().perturbationRate()),
+                    ExperimentRunner.strategy(config));
+            SimulationResult reference = LocalSimulation.run(simulation, data.clients(),
+                    new Vocabulary(model.vocabularySize(), model.specialTokenIds()),
+                    (z, rows) -> model.score(rows.stream().map(row -> new ScoreRow(z, row)).toList()));
+            assertEquals(Digests.sha256(reference.last().cmaes().mean()),
+                    TestRuns.result(dir).get("global_mean_sha256").asText());
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.fedbpt.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Exit codes and messages of the command line; runs use the synthetic model so they take seconds. */
+class MainTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream originalOut;
+    private PrintStream originalErr;
+
+    @BeforeEach
+    void capture() {
+        originalOut = System.out;
+        originalErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(originalOut);
+        System.setErr(originalErr);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void unknownConfigKeyIsBadInputWithSuggestion() {
+        assertEquals(Main.BAD_INPUT, Main.execute("run", "--set", "search.sigm0=1", "--out", dir.toString()));
+        assertTrue(stderr().contains("did you mean fedbpt.search.sigma0"), stderr());
+    }
+
+    @Test
+    void missingDatasetFileNamesTheKeyAndFile() {
+        assertEquals(Main.BAD_INPUT, Main.execute("run", "--set", "model.backend=synthetic", "--set",
+                "data.train=/nonexistent/train.tsv", "--out", dir.resolve("run").toString()));
+        assertTrue(stderr().contains("fedbpt.data.train") && stderr().contains("/nonexistent/train.tsv"), stderr());
+    }
+
+    @Test
+    void malformedDatasetLineNamesFileAndLine() throws Exception {
+        Path train = dir.resolve("bad.tsv");
+        Files.writeString(train, "label\ttext\n1\tfine\nx\tbroken label\n");
+        assertEquals(Main.BAD_INPUT, Main.execute("run", "--set", "model.backend=synthetic", "--set",
+                "data.train=" + train, "--out", dir.resolve("run").toString()));
+        assertTrue(stderr().contains("bad.tsv:3"), stderr());
+    }
+
+    @Test
+    void resumeOfAFolderThatIsNoRunIsBadInput() {
+        assertEquals(Main.BAD_INPUT, Main.execute("resume", dir.toString()));
+        assertTrue(stderr().contains("not a fedbpt run folder"), stderr());
+    }
+
+    @Test
+    void runThenResumeOfTheFinishedRunPrintsItsResult() {
+        Path run = dir.resolve("run");
+        int code = Main.execute("run", "--set", "model.backend=synthetic", "--set", "search.dimension=16",
+                "--set", "search.local-iterations=2", "--rounds", "2", "--out", run.toString());
+        assertEquals(Main.OK, code, stderr());
+        assertTrue(stdout().contains("zero-shot accuracy") && stdout().contains("tuned accuracy"), stdout());
+        assertTrue(Files.exists(run.resolve("result.json")));
+        assertEquals(Main.OK, Main.execute("resume", run.toString()));
+        assertTrue(stdout().contains("is finished; its result"), stdout());
+    }
+}
