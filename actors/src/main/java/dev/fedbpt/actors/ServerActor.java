@@ -64,7 +64,6 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private boolean evaluating;
     private long roundStartNanos;
     private long roundForwardRows;
-    private int rejectedResults;
 
     public static Behavior<Command> create(Settings settings, ServerStrategy strategy,
                                            List<ActorRef<ClientActor.Command>> clients,
@@ -192,7 +191,6 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         LocalResult result = report.result();
         String rejection = rejectionReason(state.open(), result);
         if (rejection != null) {
-            rejectedResults++;
             context.getLog().warn("rejected result of client {} for round {}: {}", result.clientId(),
                     result.round(), rejection);
             return Effect().none();
@@ -319,10 +317,5 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
                     }
                     context.getSelf().tell(new Continue());
                 });
-    }
-
-    /** Results rejected since this server incarnation started (stale, duplicate or malformed). */
-    int rejectedResults() {
-        return rejectedResults;
     }
 }

@@ -137,8 +137,7 @@ public final class ConfigLoader {
                 r.doubleIn("model.temperature", 1e-6, 1e6),
                 r.intIn("model.prompt-length", 0, 4096),
                 r.longValue("model.projection-seed"),
-                r.intIn("model.intra-op-threads", 0, 1024),
-                r.intIn("model.max-tokens", 4, 100_000));
+                r.intIn("model.intra-op-threads", 0, 1024));
         if (model.onnx().isEmpty() != model.tokenizer().isEmpty()) {
             throw new ConfigError("fedbpt.model.tokenizer",
                     "model.onnx and model.tokenizer must be given together (both empty = the bundled MiniLM)");

@@ -55,7 +55,7 @@ public record ExperimentConfig(
                          double perturbationRate, StepRule stepRule) {}
 
     public record Model(Backend backend, String onnx, String tokenizer, Head head, double temperature, int promptLength,
-                        long projectionSeed, int intraOpThreads, int maxTokens) {}
+                        long projectionSeed, int intraOpThreads) {}
 
     public record Pool(int workers, int maxBatchRows, int maxBatchTokens, Duration maxWait, int queueLimit) {}
 

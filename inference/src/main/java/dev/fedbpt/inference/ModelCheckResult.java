@@ -1,8 +1,6 @@
 package dev.fedbpt.inference;
 
 import java.util.List;
-import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * What {@link ModelCheck} measured.
@@ -37,29 +35,5 @@ public record ModelCheckResult(String model, int hiddenSize, int vocabularySize,
     /** Smallest module/bare ratio over all batch sizes. */
     public double minRatio() {
         return throughput.stream().mapToDouble(Throughput::ratio).min().orElse(Double.NaN);
-    }
-
-    public String toJson() {
-        String rows = throughput.stream().map(t -> String.format(Locale.ROOT,
-                "{\"batchSize\":%d,\"moduleRowsPerSec\":%.2f,\"bareRowsPerSec\":%.2f,\"ratio\":%.4f,"
-                        + "\"moduleMedianMs\":%.2f,\"bareMedianMs\":%.2f}",
-                t.batchSize(), t.moduleRowsPerSec(), t.bareRowsPerSec(), t.ratio(), t.moduleMedianMs(),
-                t.bareMedianMs())).collect(Collectors.joining(",", "[", "]"));
-        return String.format(Locale.ROOT,
-                "{\"model\":%s,\"hiddenSize\":%d,\"vocabularySize\":%d,\"layerCount\":%s,\"rewriteMaxAbsDiff\":%s,"
-                        + "\"rowTokens\":%d,\"promptLength\":%d,\"dimension\":%d,\"throughput\":%s,\"ratio\":%.4f,"
-                        + "\"minRatio\":%.4f}",
-                quote(model), hiddenSize, vocabularySize, layerCount == null ? "null" : layerCount.toString(),
-                Double.toString(rewriteMaxAbsDiff), rowTokens, promptLength, dimension, rows, ratio, minRatio());
-    }
-
-    private static String quote(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') b.append('\\').append(c);
-            else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
-            else b.append(c);
-        }
-        return b.append('"').toString();
     }
 }
