@@ -12,11 +12,19 @@ import org.apache.commons.math3.random.RandomGenerator;
  * h_sigma, and the tutorial's default negative weights for the covariance when the parameters carry them). A pure
  * state machine: it never evaluates anything itself.
  *
- * <p>Eigendecomposition policy: the decomposition B D^2 B^T = C is recomputed lazily, i.e. only when it is needed
- * (ask, or tell's C^{-1/2}) AND C has changed since the last decomposition. Hansen's further laziness (keeping a
- * stale basis for lambda/((c1+cmu) n 10) generations) is deliberately NOT used: the stale basis would be hidden
- * state outside {@link CmaesState}, and then {@code new Cmaes(state.copy(), params)} could not continue
- * bit-identically, which the federated protocol (state shipped between server and clients) requires.
+ * <p>Eigendecomposition policy (Hansen's lazy update, tutorial 2016 / cmaes.m / purecma): B D^2 B^T = C is
+ * recomputed, with symmetry enforced, only on the first use after construction and then whenever more than
+ * {@code lambda / ((c1 + cmu) n 10)} evaluations, i.e. {@code 1 / ((c1 + cmu) n 10)} generations, have passed since
+ * the last decomposition; in between, sampling and C^{-1/2} in the p_sigma update use the stale B, D. In low
+ * dimension the gap is below one generation (decomposition every generation); at n = 500, lambda = 5 it is about
+ * 19 generations, so the O(n^3) decomposition is rare. A diagonal C (e.g. every start state) is decomposed exactly in
+ * O(n^2) without calling the eigensolver.
+ *
+ * <p>Restoring: B, D are not part of {@link CmaesState}. A Cmaes built from a state starts with a fresh
+ * decomposition, so continuing from a restored state equals the original run when the original's decomposition was
+ * fresh at that generation (always true at generation 0 of a restore chain, i.e. when the original was itself built
+ * from that state). FedBPT restores only at such points (each client starts every round from the global state, the
+ * server builds a new Cmaes from the state every round), so its runs stay bit-identical.
  *
  * <p>{@link #tell} accepts solutions this instance did not sample (FedBPT's server tells it the clients' means)
  * and any count >= 1: with a count other than lambda it uses {@link CmaesParameters#standard(int, int)} for that
@@ -325,7 +333,6 @@ public final class Cmaes {
             } else {
                 EigenDecomposition eig = new EigenDecomposition(new Array2DRowRealMatrix(c, false));
                 ev = eig.getRealEigenvalues();
-                vectors = null;
                 RealMatrix v = eig.getV();
                 vectors = v.getData();
             }

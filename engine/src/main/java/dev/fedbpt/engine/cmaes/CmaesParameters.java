@@ -60,7 +60,7 @@ public record CmaesParameters(int dimension, int lambda, int mu, double[] weight
         int mu = lambda / 2;
         double[] raw = new double[lambda];
         for (int i = 0; i < lambda; i++) {
-            raw[i] = (Boolean.getBoolean("K.wmu1") ? Math.log(mu + 1) : Math.log((lambda + 1) / 2.0)) - Math.log(i + 1);
+            raw[i] = Math.log((lambda + 1) / 2.0) - Math.log(i + 1);
         }
         CmaesParameters positive = fromWeights(dimension, lambda, Arrays.copyOf(raw, mu));
         double negSum = 0;
@@ -70,9 +70,9 @@ public record CmaesParameters(int dimension, int lambda, int mu, double[] weight
             negSumSq += raw[i] * raw[i];
         }
         double[] w = Arrays.copyOf(positive.weights(), lambda);
-        if (negSum < 0 && !Boolean.getBoolean("K.noneg")) {
+        if (negSum < 0) {
             double muEffMinus = negSum * negSum / negSumSq;
-            double alphaMu = Boolean.getBoolean("K.noalphamu") ? 1e9 : 1 + positive.c1() / positive.cMu();
+            double alphaMu = 1 + positive.c1() / positive.cMu();
             double alphaMuEff = 1 + 2 * muEffMinus / (positive.muEff() + 2);
             double alphaPosDef = (1 - positive.c1() - positive.cMu()) / (dimension * positive.cMu());
             double scale = Math.min(alphaMu, Math.min(alphaMuEff, alphaPosDef)) / -negSum;
@@ -144,13 +144,13 @@ public record CmaesParameters(int dimension, int lambda, int mu, double[] weight
         // Tutorial (2016) formulas with the refinements of Hansen's reference implementation pycma, which measured
         // faster on the validation benchmark: c_sigma denominator n + muEff + 3 (tutorial: + 5), c1 scaled by
         // min(1, lambda/6), and the 0.25 offset in c_mu's numerator.
-        double cSigma = (muEff + 2) / (n + muEff + Double.parseDouble(System.getProperty("K.csadd", "3")));
-        double dSigma = Double.parseDouble(System.getProperty("K.ds", "1")) + 2 * Math.max(0, Math.sqrt((muEff - 1) / (n + 1)) - 1) + cSigma;
-        double cc = Boolean.getBoolean("K.ccold") ? 4 / (n + 4) : (4 + muEff / n) / (n + 4 + 2 * muEff / n);
+        double cSigma = (muEff + 2) / (n + muEff + 3);
+        double dSigma = 1 + 2 * Math.max(0, Math.sqrt((muEff - 1) / (n + 1)) - 1) + cSigma;
+        double cc = (4 + muEff / n) / (n + 4 + 2 * muEff / n);
         double c1 = Math.min(1, lambda / 6.0) * 2 / ((n + 1.3) * (n + 1.3) + muEff);
         double alphaMu = 2;
         double cMu = Math.min(1 - c1,
-                alphaMu * (Double.parseDouble(System.getProperty("K.cmuoff", "0.25")) + muEff - 2 + 1 / muEff) / ((n + 2) * (n + 2) + alphaMu * muEff / 2));
+                alphaMu * (0.25 + muEff - 2 + 1 / muEff) / ((n + 2) * (n + 2) + alphaMu * muEff / 2));
         cMu = Math.max(0, cMu); // tiny muEff can make the formula negative; then there is no rank-mu update
         double chiN = Math.sqrt(n) * (1 - 1 / (4 * n) + 1 / (21 * n * n));
         return new CmaesParameters(dimension, lambda, w.length, w, muEff, cSigma, dSigma, cc, c1, cMu, chiN);

@@ -6,6 +6,10 @@ import java.util.Arrays;
  * Complete, serialisable state of a CMA-ES search distribution N(mean, sigma^2 C) plus its evolution paths.
  * Arrays are not defensively copied (states of d = 500 are large); use {@link #copy()} before sharing.
  * Equality is bitwise on every double, which is what reproducibility checks need.
+ *
+ * <p>The eigendecomposition of C is not part of the state (it is updated lazily, see {@link Cmaes}): a Cmaes built
+ * from a state starts with a fresh decomposition, so continuing from a restored state equals the original run when
+ * the original's decomposition was fresh at that generation (always true at generation 0 of a restore chain).
  */
 public record CmaesState(double[] mean, double sigma, double[][] covariance, double[] pathSigma, double[] pathC,
                          long generation) {

@@ -26,22 +26,83 @@ class CmaesTest {
         es.tell(xs, f);
     }
 
+    private static CmaesState advance(CmaesState s, CmaesParameters p, int from, int to) {
+        Cmaes es = new Cmaes(s, p);
+        for (int g = from; g < to; g++) {
+            generation(es, g);
+        }
+        return es.state();
+    }
+
     @Test
     void restoredInstanceContinuesBitIdentically() {
-        int n = 6;
+        // n = 100, lambda = 5: the lazy gap 1/((c1+cmu) n 10) is about 4 generations, so the stale-basis path is
+        // exercised. Restoring is exact when the original's decomposition was fresh at the restore point, which holds
+        // when the original is itself built from that state (generation 0 of a restore chain).
+        int n = 100;
         double[] x0 = new double[n];
         Arrays.fill(x0, 2.0);
-        CmaesParameters p = CmaesParameters.standard(n, CmaesParameters.defaultLambda(n));
-        Cmaes original = new Cmaes(CmaesState.initial(x0, 0.7), p);
-        for (int g = 0; g < 13; g++) {
-            generation(original, g);
-        }
-        Cmaes restored = new Cmaes(original.state().copy(), p);
+        CmaesParameters p = CmaesParameters.standard(n, 5);
+        // A non-trivial (non-diagonal) state at generation 13, as a round's global state would be.
+        CmaesState atG = advance(CmaesState.initial(x0, 0.7), p, 0, 13);
+        Cmaes original = new Cmaes(atG, p);
+        Cmaes restored = new Cmaes(atG.copy(), p);
         assertEquals(original.state(), restored.state());
         for (int g = 13; g < 40; g++) {
             generation(original, g);
             generation(restored, g);
             assertEquals(original.state(), restored.state(), "diverged at generation " + g);
+        }
+        assertTrue(original.eigenDecompositions() < 27, "lazy update: " + original.eigenDecompositions());
+        // A chain of restores at the same points (FedBPT's rounds) reproduces itself bit for bit.
+        CmaesState a = advance(advance(atG, p, 13, 21), p, 21, 29);
+        CmaesState b = advance(advance(atG.copy(), p, 13, 21), p, 21, 29);
+        assertEquals(a, b);
+    }
+
+    @Test
+    void eigendecompositionIsLazyInHighDimensionOnly() {
+        int n = 100;
+        CmaesParameters p = CmaesParameters.standard(n, 5);
+        double gap = 1.0 / ((p.c1() + p.cMu()) * n * 10);
+        assertTrue(gap > 3 && gap < 5, "gap " + gap);
+        Cmaes es = new Cmaes(advance(CmaesState.initial(new double[n], 1.0), p, 0, 3), p);
+        for (int g = 0; g < 40; g++) {
+            generation(es, g);
+        }
+        // first use + every floor(gap) + 1 generations
+        int expected = 1 + 40 / ((int) Math.floor(gap) + 1);
+        assertTrue(Math.abs(es.eigenDecompositions() - expected) <= 1, es.eigenDecompositions() + " vs " + expected);
+        // n = 6: gap < 1, a fresh decomposition every generation.
+        CmaesParameters small = CmaesParameters.standard(6, CmaesParameters.defaultLambda(6));
+        Cmaes lowDim = new Cmaes(advance(CmaesState.initial(new double[] {1, 1, 1, 1, 1, 1}, 1), small, 0, 3), small);
+        for (int g = 0; g < 10; g++) {
+            generation(lowDim, g);
+        }
+        assertEquals(10, lowDim.eigenDecompositions());
+    }
+
+    /** Micro-benchmark of the real use (FedBPT: z in R^500, lambda = 5, a client's local iterations). */
+    @Test
+    void askTellTimingAtDimension500() {
+        int n = 500;
+        CmaesParameters p = CmaesParameters.standard(n, 5);
+        CmaesState restoredState = advance(CmaesState.initial(new double[n], 1.0), p, 0, 3); // non-diagonal C
+        for (int rep = 0; rep < 2; rep++) {
+            long t0 = System.nanoTime();
+            Cmaes fromIdentity = new Cmaes(CmaesState.initial(new double[n], 1.0), p);
+            for (int g = 0; g < 16; g++) {
+                generation(fromIdentity, g);
+            }
+            long t1 = System.nanoTime();
+            Cmaes fromRestored = new Cmaes(restoredState, p);
+            for (int g = 0; g < 16; g++) {
+                generation(fromRestored, g);
+            }
+            long t2 = System.nanoTime();
+            System.out.printf("CMA-ES ask+tell n=500 lambda=5, 16 generations: from C=I %.0f ms (%d decompositions), "
+                    + "from a restored non-diagonal C %.0f ms (%d decompositions)%n", (t1 - t0) / 1e6,
+                    fromIdentity.eigenDecompositions(), (t2 - t1) / 1e6, fromRestored.eigenDecompositions());
         }
     }
 
