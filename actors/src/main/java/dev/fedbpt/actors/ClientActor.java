@@ -96,7 +96,7 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
     private Behavior<Command> onTrain(Train train) {
         outstanding.clear();
         candidateOf.clear();
-        job = new Job(train, new ClientSearch(train.global().cmaes().copy(), setup.search(), setup.data(),
+        job = new Job(train, new ClientSearch(train.global().cmaes(), setup.search(), setup.data(),
                 setup.vocabulary(), setup.experimentSeed(), train.global().round(), setup.clientId()));
         if (setup.faults().clientCrashes(train.round(), setup.clientId())) {
             throw new FaultInjector.InjectedFault("client " + setup.clientId() + " crashes in round " + train.round());

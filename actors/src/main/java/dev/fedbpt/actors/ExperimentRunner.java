@@ -22,11 +22,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -97,12 +94,11 @@ public final class ExperimentRunner {
     private static Behavior<Void> guardian(ExperimentConfig config, ExperimentData data, Vocabulary vocabulary,
                                            List<RowScorer> scorers, FaultInjector faults, RunOutputs outputs) {
         return Behaviors.setup(context -> {
-            var poolSettings = new InferencePool.Settings(config.pool().workers(), config.pool().maxBatchRows(),
+            var poolSettings = new InferencePool.Settings(config.pool().maxBatchRows(),
                     config.pool().maxBatchTokens(), config.pool().maxWait(), config.pool().queueLimit(),
                     MAX_BATCH_RETRIES);
             ActorRef<InferencePool.Command> pool = context.spawn(InferencePool.create(poolSettings, scorers, faults), "pool");
-            var search = new ClientSearchConfig(config.search().localIterations(), config.search().population(),
-                    config.search().perturbationRate());
+            ClientSearchConfig search = searchConfig(config);
             List<ActorRef<ClientActor.Command>> clients = new ArrayList<>();
             for (int id = 0; id < data.clients().size(); id++) {
                 clients.add(context.spawn(ClientActor.create(new ClientActor.Setup(id, data.clients().get(id),
@@ -123,6 +119,11 @@ public final class ExperimentRunner {
                 config.experiment().evalEvery(), config.federation().clients(), config.federation().sampleFraction(),
                 config.federation().quorum(), config.federation().roundDeadline(), MAX_ROUND_ATTEMPTS,
                 config.persistence().snapshotEvery());
+    }
+
+    public static ClientSearchConfig searchConfig(ExperimentConfig config) {
+        return new ClientSearchConfig(config.search().localIterations(), config.search().population(),
+                config.search().perturbationRate());
     }
 
     public static ServerStrategy strategy(ExperimentConfig config) {

@@ -46,7 +46,7 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
     /** The batch holding this request failed on every retry. */
     public record Failed(long requestId, String reason) implements Reply {}
 
-    public record Settings(int workers, int maxBatchRows, int maxBatchTokens, Duration maxWait, int queueLimit,
+    public record Settings(int maxBatchRows, int maxBatchTokens, Duration maxWait, int queueLimit,
                            int maxBatchRetries) {}
 
     private static final String WORKER_DISPATCHER = "fedbpt-inference-dispatcher";

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
 import dev.fedbpt.engine.fedbpt.Digests;
 import dev.fedbpt.engine.fedbpt.LocalSimulation;
 import dev.fedbpt.engine.fedbpt.SimulationConfig;
@@ -43,9 +42,7 @@ class MatchesLocalSimulationTest {
             ExperimentData data = ExperimentData.prepare(config, model);
             SimulationConfig simulation = new SimulationConfig(config.experiment().seed(), config.experiment().rounds(),
                     config.federation().clients(), config.federation().sampleFraction(), config.search().dimension(),
-                    config.search().sigma0(), new ClientSearchConfig(config.search().localIterations(),
-                    config.search().population(), config.search().perturbationRate()),
-                    ExperimentRunner.strategy(config));
+                    config.search().sigma0(), ExperimentRunner.searchConfig(config), ExperimentRunner.strategy(config));
             SimulationResult reference = LocalSimulation.run(simulation, data.clients(),
                     new Vocabulary(model.vocabularySize(), model.specialTokenIds()),
                     (z, rows) -> model.score(rows.stream().map(row -> new ScoreRow(z, row)).toList()));

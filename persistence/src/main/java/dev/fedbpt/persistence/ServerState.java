@@ -1,7 +1,6 @@
 package dev.fedbpt.persistence;
 
 import dev.fedbpt.engine.cmaes.CmaesState;
-import dev.fedbpt.engine.fedbpt.CommunicationCost;
 import dev.fedbpt.engine.fedbpt.Digests;
 import dev.fedbpt.engine.fedbpt.GlobalState;
 import dev.fedbpt.engine.fedbpt.LocalResult;

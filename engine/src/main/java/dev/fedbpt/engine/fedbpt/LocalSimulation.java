@@ -48,7 +48,7 @@ public final class LocalSimulation {
             }
             List<LocalResult> results = new ArrayList<>();
             for (int k : sampled) {
-                ClientSearch search = new ClientSearch(state.cmaes().copy(), config.search(), clientData.get(k),
+                ClientSearch search = new ClientSearch(state.cmaes(), config.search(), clientData.get(k),
                         vocabulary, config.seed(), t, k);
                 results.add(runClient(search, scorer));
                 nonFinite += search.nonFiniteCount();
