@@ -3,7 +3,6 @@ package dev.fedbpt.actors;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PreRestart;
-import akka.actor.typed.SupervisorStrategy;
 import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
@@ -32,11 +31,16 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
 
     /**
      * Run round {@code round}'s local search (1-based, as users count; the engine's coordinates use
-     * {@code global.round()}, the rounds completed before it) and report to {@code replyTo}.
+     * {@code global.round()}, the rounds completed before it) for attempt {@code attempt} of that round, and report
+     * to {@code replyTo}.
      */
-    public record Train(int round, GlobalState global, ActorRef<ServerActor.Command> replyTo) implements Command {}
+    public record Train(int round, int attempt, GlobalState global, ActorRef<ServerActor.Command> replyTo)
+            implements Command {}
 
     private record PoolReply(InferencePool.Reply reply) implements Command {}
+
+    /** An answer held back by an injected delay. */
+    private record SendLate(ActorRef<ServerActor.Command> replyTo, ServerActor.ClientReport report) implements Command {}
 
     private record RetryScore(long requestId) implements Command {}
 
@@ -58,22 +62,24 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
     private static final class Job {
         final Train train;
         final ClientSearch search;
+        final FaultInjector.ClientFault fault;
         SearchStep.Evaluate step;
         float[][][] clean;
         float[][][] perturbed;
         int remaining;
         long forwardRows;
 
-        Job(Train train, ClientSearch search) {
+        Job(Train train, ClientSearch search, FaultInjector.ClientFault fault) {
             this.train = train;
             this.search = search;
+            this.fault = fault;
         }
     }
 
     public static Behavior<Command> create(Setup setup) {
         Behavior<Command> client = Behaviors.setup(context -> Behaviors.withTimers(timers ->
                 new ClientActor(context, timers, setup)));
-        return Behaviors.supervise(client).onFailure(Exception.class, SupervisorStrategy.restart());
+        return FaultInjector.restartOnFailure(client);
     }
 
     private ClientActor(ActorContext<Command> context, TimerScheduler<Command> timers, Setup setup) {
@@ -89,6 +95,7 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
                 .onMessage(Train.class, this::onTrain)
                 .onMessage(PoolReply.class, this::onPoolReply)
                 .onMessage(RetryScore.class, this::onRetryScore)
+                .onMessage(SendLate.class, this::onSendLate)
                 .onSignal(PreRestart.class, signal -> onPreRestart())
                 .build();
     }
@@ -96,11 +103,15 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
     private Behavior<Command> onTrain(Train train) {
         outstanding.clear();
         candidateOf.clear();
-        job = new Job(train, new ClientSearch(train.global().cmaes(), setup.search(), setup.data(),
-                setup.vocabulary(), setup.experimentSeed(), train.global().round(), setup.clientId()));
-        if (setup.faults().clientCrashes(train.round(), setup.clientId())) {
-            throw new FaultInjector.InjectedFault("client " + setup.clientId() + " crashes in round " + train.round());
+        job = null;
+        FaultInjector.ClientFault fault = setup.faults().clientFault(train.round(), train.attempt(), setup.clientId());
+        if (fault.drops()) {
+            getContext().getLog().warn("injected fault: client {} silently drops round {} attempt {}",
+                    setup.clientId(), train.round(), train.attempt());
+            return this;
         }
+        job = new Job(train, new ClientSearch(train.global().cmaes(), setup.search(), setup.data(),
+                setup.vocabulary(), setup.experimentSeed(), train.global().round(), setup.clientId()), fault);
         advance();
         return this;
     }
@@ -108,11 +119,35 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
     private void advance() {
         SearchStep step = job.search.next();
         if (step instanceof SearchStep.Done done) {
-            job.train.replyTo().tell(new ServerActor.ClientReport(done.result(), job.forwardRows));
+            report(new ServerActor.ClientReport(done.result(), job.train.attempt(), job.forwardRows,
+                    job.search.nonFiniteCount()));
             job = null;
-        } else {
-            requestScores((SearchStep.Evaluate) step);
+            return;
         }
+        SearchStep.Evaluate evaluate = (SearchStep.Evaluate) step;
+        if (evaluate.iteration() == job.fault.crashAtIteration()) {
+            String what = "injected fault: client " + setup.clientId() + " crashes at local iteration "
+                    + evaluate.iteration() + " of round " + job.train.round();
+            getContext().getLog().warn(what);
+            throw new FaultInjector.InjectedFault(what);
+        }
+        requestScores(evaluate);
+    }
+
+    private void report(ServerActor.ClientReport report) {
+        Duration delay = job.fault.delay();
+        if (delay.isZero()) {
+            job.train.replyTo().tell(report);
+            return;
+        }
+        getContext().getLog().warn("injected fault: client {} holds its answer to round {} back for {} ms",
+                setup.clientId(), job.train.round(), delay.toMillis());
+        timers.startSingleTimer(new Object(), new SendLate(job.train.replyTo(), report), delay);
+    }
+
+    private Behavior<Command> onSendLate(SendLate late) {
+        late.replyTo().tell(late.report());
+        return this;
     }
 
     private void requestScores(SearchStep.Evaluate evaluate) {
@@ -144,8 +179,8 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
         if (reply instanceof InferencePool.Busy busy) {
             timers.startSingleTimer(busy.requestId(), new RetryScore(busy.requestId()), BUSY_RETRY);
         } else if (reply instanceof InferencePool.Failed failed) {
-            job.train.replyTo().tell(new ServerActor.ClientFailed(job.train.round(), setup.clientId(),
-                    failed.reason()));
+            job.train.replyTo().tell(new ServerActor.ClientFailed(job.train.round(), job.train.attempt(),
+                    setup.clientId(), failed.reason()));
             job = null;
             outstanding.clear();
             candidateOf.clear();
@@ -180,8 +215,8 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
 
     private Behavior<Command> onPreRestart() {
         if (job != null) {
-            job.train.replyTo().tell(new ServerActor.ClientFailed(job.train.round(), setup.clientId(),
-                    "client crashed during its local search"));
+            job.train.replyTo().tell(new ServerActor.ClientFailed(job.train.round(), job.train.attempt(),
+                    setup.clientId(), "client crashed during its local search"));
         }
         return this;
     }

@@ -31,8 +31,6 @@ import java.util.function.Consumer;
  * starts the actors and waits until the server finishes or gives up.
  */
 public final class ExperimentRunner {
-    /** How many times a round is re-sampled when too few clients report. */
-    static final int MAX_ROUND_ATTEMPTS = 3;
     static final int MAX_BATCH_RETRIES = 3;
     static final String CONFIG_FILE = "config.conf";
 
@@ -46,7 +44,7 @@ public final class ExperimentRunner {
 
     public static Outcome run(ExperimentConfig config, Path runDirectory, ModelFactory models,
                               Consumer<String> progress) {
-        return run(config, runDirectory, models, FaultInjector.NONE, progress);
+        return run(config, runDirectory, models, SeededFaults.from(config), progress);
     }
 
     public static Outcome run(ExperimentConfig config, Path runDirectory, ModelFactory models, FaultInjector faults,
@@ -105,7 +103,7 @@ public final class ExperimentRunner {
                         vocabulary, search, config.experiment().seed(), pool, faults)), "client-" + id));
             }
             ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(serverSettings(config),
-                    strategy(config), clients, pool, data.testSet(), outputs), "server");
+                    strategy(config), clients, pool, data.testSet(), faults, outputs), "server");
             context.watch(server);
             return Behaviors.receive(Void.class)
                     .onSignal(Terminated.class, terminated -> Behaviors.stopped())
@@ -117,7 +115,7 @@ public final class ExperimentRunner {
         return new ServerActor.Settings(config.canonicalHash(), config.experiment().seed(),
                 config.search().dimension(), config.search().sigma0(), config.experiment().rounds(),
                 config.experiment().evalEvery(), config.federation().clients(), config.federation().sampleFraction(),
-                config.federation().quorum(), config.federation().roundDeadline(), MAX_ROUND_ATTEMPTS,
+                config.federation().quorum(), config.federation().roundDeadline(), config.federation().maxAttempts(),
                 config.persistence().snapshotEvery());
     }
 

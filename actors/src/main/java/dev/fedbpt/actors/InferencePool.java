@@ -235,9 +235,11 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
         Batch batch = new Batch(nextBatchId++, List.copyOf(rows));
         inFlight.put(worker, batch);
         List<ScoreRow> scoreRows = new ArrayList<>(rows.size());
+        boolean retry = false;
         for (PendingRow row : rows) {
             scoreRows.add(new ScoreRow(row.request.score.z(), row.request.score.rows().get(row.index)));
+            retry |= row.failures > 0;
         }
-        workers.get(worker).tell(new InferenceWorker.RunBatch(batch.id(), scoreRows));
+        workers.get(worker).tell(new InferenceWorker.RunBatch(batch.id(), scoreRows, retry));
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.fedbpt.Digests;
+import dev.fedbpt.persistence.RoundIncidents;
 import dev.fedbpt.persistence.RoundSummary;
 import dev.fedbpt.persistence.ServerState;
 import java.io.IOException;
@@ -79,11 +80,26 @@ public final class RunOutputs implements RunListener {
     public void onRoundCompleted(RoundSummary summary, ServerState state) {
         append(metricsFile(), metricsLine(summary) + "\n");
         progress.accept(String.format(Locale.ROOT,
-                "round %3d/%d  clients %d/%d  loss %.4f  sigma %.4f  %s  %d rows  %.1f s",
+                "round %3d/%d  clients %d/%d  loss %.4f  sigma %.4f  %s  %d rows  %.1f s%s",
                 summary.round(), config.experiment().rounds(), summary.reported(), summary.sampled(),
                 summary.meanClientLoss(), summary.sigma(),
                 summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "test acc %.4f", summary.testAccuracy()),
-                summary.forwardRows(), summary.wallMs() / 1000.0));
+                summary.forwardRows(), summary.wallMs() / 1000.0, incidentNote(summary)));
+    }
+
+    private static String incidentNote(RoundSummary summary) {
+        RoundIncidents i = summary.incidents();
+        StringBuilder note = new StringBuilder();
+        if (summary.attempts() > 1) {
+            note.append("  attempts ").append(summary.attempts());
+        }
+        if (i.faultsInjected() > 0) {
+            note.append("  faults ").append(i.faultsInjected());
+        }
+        if (i.rejectedResults() + i.lateResults() > 0) {
+            note.append("  rejected ").append(i.rejectedResults()).append(" late ").append(i.lateResults());
+        }
+        return note.toString();
     }
 
     @Override
@@ -110,6 +126,13 @@ public final class RunOutputs implements RunListener {
         result.put("final_sigma", state.global().cmaes().sigma());
         result.put("global_mean_sha256", Digests.sha256(state.global().cmaes().mean()));
         result.put("config_hash", config.canonicalHash());
+        RoundIncidents total = rounds.stream().map(RoundSummary::incidents).reduce(RoundIncidents.NONE,
+                RoundIncidents::plus);
+        result.put("rounds_resampled", rounds.stream().mapToInt(r -> r.attempts() - 1).sum());
+        result.put("faults_injected", total.faultsInjected());
+        result.put("results_rejected", total.rejectedResults());
+        result.put("results_late", total.lateResults());
+        result.put("non_finite_scores", total.nonFiniteScores());
         return result;
     }
 
@@ -127,6 +150,18 @@ public final class RunOutputs implements RunListener {
         line.put("bytes_down", summary.bytesDown());
         line.put("forward_rows", summary.forwardRows());
         line.put("wall_ms", summary.wallMs());
+        RoundIncidents incidents = summary.incidents();
+        line.put("faults_injected", incidents.faultsInjected());
+        Map<String, Object> faults = new LinkedHashMap<>();
+        faults.put("client_drop", incidents.clientDrops());
+        faults.put("client_crash", incidents.clientCrashes());
+        faults.put("client_delay", incidents.clientDelays());
+        faults.put("worker_crash", incidents.workerCrashes());
+        faults.put("score_corruption", incidents.scoreCorruptions());
+        line.put("faults", faults);
+        line.put("non_finite_scores", incidents.nonFiniteScores());
+        line.put("results_rejected", incidents.rejectedResults());
+        line.put("results_late", incidents.lateResults());
         line.put("global_mean_sha256", summary.globalMeanSha256());
         return toJson(line);
     }

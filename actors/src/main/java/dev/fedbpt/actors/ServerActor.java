@@ -17,6 +17,7 @@ import dev.fedbpt.engine.fedbpt.ClientSampler;
 import dev.fedbpt.engine.fedbpt.LocalResult;
 import dev.fedbpt.engine.fedbpt.ServerStrategy;
 import dev.fedbpt.persistence.OpenRound;
+import dev.fedbpt.persistence.RoundIncidents;
 import dev.fedbpt.persistence.RoundSummary;
 import dev.fedbpt.persistence.ServerEvent;
 import dev.fedbpt.persistence.ServerState;
@@ -34,9 +35,11 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     public sealed interface Command {}
 
-    public record ClientReport(LocalResult result, long forwardRows) implements Command {}
+    /** A client's answer to attempt {@code attempt} of a round; {@code nonFiniteScores} as counted by its search. */
+    public record ClientReport(LocalResult result, int attempt, long forwardRows, int nonFiniteScores)
+            implements Command {}
 
-    public record ClientFailed(int round, int clientId, String reason) implements Command {}
+    public record ClientFailed(int round, int attempt, int clientId, String reason) implements Command {}
 
     private record Continue() implements Command {}
 
@@ -59,23 +62,28 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private final Evaluator.TestSet testSet;
     private final RunListener listener;
     private final ActorRef<Evaluator.Outcome> evaluationReplies;
+    private final FaultInjector faults;
 
     // Transient: measurements of the live round and what is in flight; never needed to rebuild state.
     private boolean evaluating;
     private long roundStartNanos;
     private long roundForwardRows;
+    private long nonFiniteScores;
+    private long rejectedResults;
+    private long lateResults;
 
     public static Behavior<Command> create(Settings settings, ServerStrategy strategy,
                                            List<ActorRef<ClientActor.Command>> clients,
                                            ActorRef<InferencePool.Command> pool, Evaluator.TestSet testSet,
-                                           RunListener listener) {
+                                           FaultInjector faults, RunListener listener) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers ->
-                new ServerActor(context, timers, settings, strategy, clients, pool, testSet, listener)));
+                new ServerActor(context, timers, settings, strategy, clients, pool, testSet, faults, listener)));
     }
 
     private ServerActor(ActorContext<Command> context, TimerScheduler<Command> timers, Settings settings,
                         ServerStrategy strategy, List<ActorRef<ClientActor.Command>> clients,
-                        ActorRef<InferencePool.Command> pool, Evaluator.TestSet testSet, RunListener listener) {
+                        ActorRef<InferencePool.Command> pool, Evaluator.TestSet testSet, FaultInjector faults,
+                        RunListener listener) {
         super(PersistenceId.ofUniqueId(PERSISTENCE_ID));
         this.context = context;
         this.timers = timers;
@@ -85,6 +93,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         this.pool = pool;
         this.testSet = testSet;
         this.listener = listener;
+        this.faults = faults;
         this.evaluationReplies = context.messageAdapter(Evaluator.Outcome.class, EvaluationFinished::new);
     }
 
@@ -178,7 +187,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         roundStartNanos = System.nanoTime();
         roundForwardRows = 0;
         for (int clientId : open.pending()) {
-            clients.get(clientId).tell(new ClientActor.Train(open.round(), state.global(), context.getSelf()));
+            clients.get(clientId).tell(new ClientActor.Train(open.round(), open.attempt(), state.global(),
+                    context.getSelf()));
         }
         timers.startSingleTimer("deadline", new RoundDeadline(open.round(), open.attempt()),
                 settings.roundDeadline());
@@ -189,42 +199,27 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     private Effect<ServerEvent, ServerState> onClientReport(ServerState state, ClientReport report) {
         LocalResult result = report.result();
-        String rejection = rejectionReason(state.open(), result);
-        if (rejection != null) {
-            context.getLog().warn("rejected result of client {} for round {}: {}", result.clientId(),
-                    result.round(), rejection);
+        ResultScreen.Verdict verdict = ResultScreen.screen(state, result, report.attempt(), settings.dimension());
+        if (verdict.kind() == ResultScreen.Kind.LATE) {
+            lateResults++;
+            context.getLog().warn("ignored late result of client {}: {}", result.clientId(), verdict.reason());
+            return Effect().none();
+        }
+        if (verdict.kind() == ResultScreen.Kind.REJECT) {
+            rejectedResults++;
+            context.getLog().warn("rejected result of client {}: {}", result.clientId(), verdict.reason());
             return Effect().none();
         }
         roundForwardRows += report.forwardRows();
+        nonFiniteScores += report.nonFiniteScores();
         return Effect().persist(new ServerEvent.ResultAccepted(result.round(), result))
                 .thenRun(this::closeIfAllAnswered);
     }
 
-    /** Why a result must not touch the global state, or null when it is acceptable. */
-    private String rejectionReason(OpenRound open, LocalResult result) {
-        if (open == null || result.round() != open.round() - 1) { // engine rounds count completed rounds
-            return "no such round is open (stale or early result)";
-        }
-        if (!open.isSampled(result.clientId())) {
-            return "client was not sampled this round";
-        }
-        if (open.hasAnswered(result.clientId())) {
-            return "duplicate: this client already answered or was dropped";
-        }
-        if (result.mean().length != settings.dimension()) {
-            return "mean has dimension " + result.mean().length + ", expected " + settings.dimension();
-        }
-        if (!Double.isFinite(result.loss()) || !java.util.Arrays.stream(result.mean()).allMatch(Double::isFinite)
-                || !java.util.Arrays.stream(result.sigmas()).allMatch(Double::isFinite)) {
-            return "non-finite numbers in mean, sigmas or loss";
-        }
-        return null;
-    }
-
     private Effect<ServerEvent, ServerState> onClientFailed(ServerState state, ClientFailed failed) {
         OpenRound open = state.open();
-        if (open == null || open.round() != failed.round() || !open.isSampled(failed.clientId())
-                || open.hasAnswered(failed.clientId())) {
+        if (open == null || open.round() != failed.round() || open.attempt() != failed.attempt()
+                || !open.isSampled(failed.clientId()) || open.hasAnswered(failed.clientId())) {
             return Effect().none();
         }
         context.getLog().warn("client {} dropped from round {}: {}", failed.clientId(), failed.round(),
@@ -261,8 +256,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         int needed = (int) Math.ceil(settings.quorum() * open.sampled().length);
         if (open.accepted().size() >= Math.max(1, needed)) {
             long wallMs = (System.nanoTime() - roundStartNanos) / 1_000_000;
-            return Effect().persist(new ServerEvent.RoundClosed(open.round(), roundForwardRows, wallMs))
-                    .thenRun(this::onRoundClosed);
+            return Effect().persist(new ServerEvent.RoundClosed(open.round(), roundForwardRows, wallMs,
+                    drainIncidents())).thenRun(this::onRoundClosed);
         }
         if (open.attempt() < settings.maxAttempts()) {
             context.getLog().warn("round {} attempt {}: {} of {} results, quorum {}; re-sampling", open.round(),
@@ -273,6 +268,15 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
                 + " results) in " + open.attempt() + " attempts; everything up to round " + (open.round() - 1)
                 + " is stored, and `fedbpt resume` retries this round");
         return Effect().none().thenStop();
+    }
+
+    /** This round's incidents: faults injected (counted by the injector) plus what the server refused. */
+    private RoundIncidents drainIncidents() {
+        RoundIncidents server = new RoundIncidents(0, 0, 0, 0, 0, nonFiniteScores, rejectedResults, lateResults);
+        nonFiniteScores = 0;
+        rejectedResults = 0;
+        lateResults = 0;
+        return faults.drainCounts().plus(server);
     }
 
     private void onRoundClosed(ServerState state) {

@@ -15,26 +15,51 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills a child JVM running an experiment with SIGKILL at random moments, resumes it after each kill, and checks that
- * the final global mean is the same bytes as an uninterrupted run's.
+ * the final global mean is the same bytes as an uninterrupted run's, without faults and under injected faults.
  */
 class CrashResumeTest {
-    private static final String[] LONGER = {"experiment.rounds=12", "search.dimension=64", "search.local-iterations=6"};
+    private static final int ROUNDS = 12;
+    private static final String[] LONGER = {"experiment.rounds=" + ROUNDS, "search.dimension=64",
+            "search.local-iterations=6"};
 
     @TempDir
     Path dir;
 
     @Test
     void killedAndResumedRunEndsWithTheUninterruptedHash() throws Exception {
-        Path reference = dir.resolve("uninterrupted");
-        assertTrue(TestRuns.run(TestRuns.config(LONGER), reference, FaultInjector.NONE).succeeded());
-        String expected = TestRuns.result(reference).get("global_mean_sha256").asText();
+        String expected = uninterruptedHash(LONGER);
+        assertEquals(expected, killRepeatedlyAndResume(LONGER, 20261122L));
+    }
 
+    /**
+     * Under fire: clients drop, crash and see corrupted scores (the same in both runs: they are part of the
+     * experiment), and in the killed run workers crash too, which must change timing only.
+     */
+    @Test
+    void killedAndResumedRunUnderInjectedFaultsEndsWithTheUninterruptedHash() throws Exception {
+        String[] contentFaults = concat(LONGER, "faults.client-drop-rate=0.2", "faults.client-crash-rate=0.1",
+                "faults.score-corruption-rate=0.01", "federation.round-deadline=2s");
+        String expected = uninterruptedHash(contentFaults);
+        String[] underFire = concat(contentFaults, "faults.worker-crash-rate=0.2");
+        assertEquals(expected, killRepeatedlyAndResume(underFire, 20261123L));
+        long faults = TestRuns.result(dir.resolve("killed")).get("faults_injected").asLong();
+        assertTrue(faults > 0, "faults were injected: " + faults);
+    }
+
+    private String uninterruptedHash(String[] overrides) {
+        Path reference = dir.resolve("uninterrupted");
+        assertTrue(TestRuns.run(TestRuns.config(overrides), reference).succeeded());
+        return TestRuns.result(reference).get("global_mean_sha256").asText();
+    }
+
+    /** Kills the run in a child JVM with SIGKILL up to 3 times, resumes it to the end, returns its final hash. */
+    private String killRepeatedlyAndResume(String[] overrides, long momentsSeed) throws Exception {
         Path killed = dir.resolve("killed");
-        Random moments = new Random(20261122L);
+        Random moments = new Random(momentsSeed);
         int kills = 0;
         int killedMidRun = 0;
         while (kills < 3 && !Files.exists(killed.resolve("result.json"))) {
-            Process child = start(killed);
+            Process child = start(killed, overrides);
             long delayMs = 1500 + moments.nextInt(2500);
             if (!child.waitFor(delayMs, TimeUnit.MILLISECONDS)) {
                 child.destroyForcibly().waitFor(); // SIGKILL on Unix
@@ -44,20 +69,26 @@ class CrashResumeTest {
                 }
             }
         }
-        Process last = start(killed);
-        assertTrue(last.waitFor(120, TimeUnit.SECONDS), "resumed run did not finish");
+        Process last = start(killed, overrides);
+        assertTrue(last.waitFor(180, TimeUnit.SECONDS), "resumed run did not finish");
         assertEquals(0, last.exitValue(), "resumed run failed");
         assertTrue(killedMidRun > 0, "no kill landed before the run finished; make the run longer");
-        assertEquals(expected, TestRuns.result(killed).get("global_mean_sha256").asText());
-        assertEquals(12, TestRuns.metrics(killed).size(), "metrics.jsonl must have one line per round, no duplicates");
+        assertEquals(ROUNDS, TestRuns.metrics(killed).size(), "metrics.jsonl must have one line per round, no duplicates");
+        return TestRuns.result(killed).get("global_mean_sha256").asText();
     }
 
-    private static Process start(Path directory) throws IOException {
+    private static String[] concat(String[] base, String... more) {
+        List<String> all = new ArrayList<>(List.of(base));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
+    private static Process start(Path directory, String[] overrides) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"),
                 RunMain.class.getName(), directory.toString()));
-        command.addAll(List.of(LONGER));
+        command.addAll(List.of(overrides));
         return new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,8 +59,8 @@ class ExperimentRunnerTest {
     void clientCrashingEveryRoundIsDroppedAndTheRunFinishes() {
         FaultInjector crashingClient = new FaultInjector() {
             @Override
-            public boolean clientCrashes(int round, int clientId) {
-                return clientId == 1;
+            public ClientFault clientFault(int round, int attempt, int clientId) {
+                return clientId == 1 ? new ClientFault(false, 2, Duration.ZERO) : ClientFault.NONE;
             }
         };
         ExperimentRunner.Outcome outcome = TestRuns.run(TestRuns.config(), dir, crashingClient);

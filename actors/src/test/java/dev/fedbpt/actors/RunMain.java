@@ -15,7 +15,7 @@ public final class RunMain {
         Path stored = directory.resolve("config.conf");
         ExperimentConfig config = Files.exists(stored) ? ConfigLoader.load(stored, List.of())
                 : TestRuns.config(overrides.toArray(String[]::new));
-        ExperimentRunner.Outcome outcome = TestRuns.run(config, directory, FaultInjector.NONE);
+        ExperimentRunner.Outcome outcome = TestRuns.run(config, directory);
         System.exit(outcome.succeeded() ? 0 : 1);
     }
 }

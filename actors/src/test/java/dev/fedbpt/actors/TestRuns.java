@@ -33,6 +33,11 @@ final class TestRuns {
         return ConfigLoader.load(null, overrides);
     }
 
+    /** Runs with the faults the configuration asks for. */
+    static ExperimentRunner.Outcome run(ExperimentConfig config, Path directory) {
+        return ExperimentRunner.run(config, directory, new ConfiguredModels(), line -> {});
+    }
+
     static ExperimentRunner.Outcome run(ExperimentConfig config, Path directory, FaultInjector faults) {
         return ExperimentRunner.run(config, directory, new ConfiguredModels(), faults, line -> {});
     }

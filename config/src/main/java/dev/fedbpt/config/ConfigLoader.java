@@ -121,7 +121,8 @@ public final class ConfigLoader {
                 r.intIn("federation.clients", 1, 10_000_000),
                 r.doubleIn("federation.sample-fraction", 1e-9, 1.0),
                 r.doubleIn("federation.quorum", 1e-9, 1.0),
-                r.positiveDuration("federation.round-deadline"));
+                r.positiveDuration("federation.round-deadline"),
+                r.intIn("federation.max-attempts", 1, 1000));
         var search = new ExperimentConfig.Search(
                 r.intIn("search.dimension", 1, 100_000),
                 r.doubleIn("search.sigma0", 1e-12, 1e6),
@@ -149,9 +150,16 @@ public final class ConfigLoader {
                 r.duration("pool.max-wait"),
                 r.intIn("pool.queue-limit", 1, Integer.MAX_VALUE));
         var persistence = new ExperimentConfig.Persistence(r.intIn("persistence.snapshot-every", 1, 1_000_000));
+        var faults = new ExperimentConfig.Faults(
+                r.doubleIn("faults.client-drop-rate", 0.0, 1.0),
+                r.doubleIn("faults.client-crash-rate", 0.0, 1.0),
+                r.doubleIn("faults.client-delay-rate", 0.0, 1.0),
+                r.nonNegativeDuration("faults.client-delay-mean"),
+                r.doubleIn("faults.worker-crash-rate", 0.0, 0.9),
+                r.doubleIn("faults.score-corruption-rate", 0.0, 1.0));
         String hocon = ConfigFactory.empty().withValue(ROOT, c.root()).root()
                 .render(ConfigRenderOptions.concise().setFormatted(true).setJson(false));
-        return new ExperimentConfig(experiment, data, federation, search, model, pool, persistence, hocon);
+        return new ExperimentConfig(experiment, data, federation, search, model, pool, persistence, faults, hocon);
     }
 
     /** Typed, range-checked reads whose errors name the full key. */
@@ -198,6 +206,14 @@ public final class ConfigLoader {
 
         Duration duration(String key) {
             return get(key, c::getDuration);
+        }
+
+        Duration nonNegativeDuration(String key) {
+            Duration value = duration(key);
+            if (value.isNegative()) {
+                throw new ConfigError(ROOT + "." + key, "expected a duration >= 0 such as \"2 s\", got " + value);
+            }
+            return value;
         }
 
         Duration positiveDuration(String key) {

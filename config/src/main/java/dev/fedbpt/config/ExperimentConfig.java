@@ -19,6 +19,7 @@ public record ExperimentConfig(
         Model model,
         Pool pool,
         Persistence persistence,
+        Faults faults,
         String resolvedHocon) {
 
     /**
@@ -49,7 +50,8 @@ public record ExperimentConfig(
     public record Data(String task, String dir, String train, String test, String format, int shotsPerClass,
                        Split split, double dirichletAlpha, int testLimit) {}
 
-    public record Federation(int clients, double sampleFraction, double quorum, Duration roundDeadline) {}
+    public record Federation(int clients, double sampleFraction, double quorum, Duration roundDeadline,
+                             int maxAttempts) {}
 
     public record Search(int dimension, double sigma0, int localIterations, int population,
                          double perturbationRate, StepRule stepRule) {}
@@ -60,4 +62,15 @@ public record ExperimentConfig(
     public record Pool(int workers, int maxBatchRows, int maxBatchTokens, Duration maxWait, int queueLimit) {}
 
     public record Persistence(int snapshotEvery) {}
+
+    /** Rates of faults injected on purpose (section {@code faults}); all zero by default. */
+    public record Faults(double clientDropRate, double clientCrashRate, double clientDelayRate,
+                         Duration clientDelayMean, double workerCrashRate, double scoreCorruptionRate) {
+        public static final Faults NONE = new Faults(0, 0, 0, Duration.ofSeconds(2), 0, 0);
+
+        public boolean any() {
+            return clientDropRate > 0 || clientCrashRate > 0 || clientDelayRate > 0 || workerCrashRate > 0
+                    || scoreCorruptionRate > 0;
+        }
+    }
 }

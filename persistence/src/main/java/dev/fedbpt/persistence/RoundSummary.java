@@ -14,10 +14,11 @@ public record RoundSummary(
         long bytesDown,
         long forwardRows,
         long wallMs,
+        RoundIncidents incidents,
         String globalMeanSha256) implements CborSerializable {
 
     public RoundSummary withTestAccuracy(double accuracy) {
         return new RoundSummary(round, attempts, sampled, reported, dropped, meanClientLoss, sigma, accuracy,
-                bytesUp, bytesDown, forwardRows, wallMs, globalMeanSha256);
+                bytesUp, bytesDown, forwardRows, wallMs, incidents, globalMeanSha256);
     }
 }

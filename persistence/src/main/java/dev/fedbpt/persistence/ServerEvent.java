@@ -19,8 +19,15 @@ public sealed interface ServerEvent extends CborSerializable {
 
     record ClientDropped(int round, int clientId, String reason) implements ServerEvent {}
 
-    /** Measurements are facts of the live run; the new global state is derived from the accepted results. */
-    record RoundClosed(int round, long forwardRows, long wallMs) implements ServerEvent {}
+    /**
+     * Measurements (rows scored, wall time, incidents) are facts of the live run; the new global state is derived
+     * from the accepted results.
+     */
+    record RoundClosed(int round, long forwardRows, long wallMs, RoundIncidents incidents) implements ServerEvent {
+        public RoundClosed {
+            incidents = incidents == null ? RoundIncidents.NONE : incidents;
+        }
+    }
 
     /** Test accuracy of the global prompt after {@code round} rounds; round 0 is the zero-shot baseline. */
     record PromptEvaluated(int round, double accuracy) implements ServerEvent {}

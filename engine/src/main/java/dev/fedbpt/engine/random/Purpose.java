@@ -16,5 +16,7 @@ public enum Purpose {
     /** Order in which a simulation visits the sampled clients (only used to prove order independence). */
     CLIENT_ORDER,
     /** CMA-ES benchmark runs (ours and Commons Math's). */
-    BENCHMARK
+    BENCHMARK,
+    /** Faults injected on purpose (which client drops, crashes or is late; which batch or score breaks). */
+    FAULTS
 }

@@ -16,6 +16,20 @@ public final class Rng {
 
     /** A fresh generator; the same arguments always give the same sequence (Well19937c is pure Java arithmetic). */
     public static RandomGenerator of(long experimentSeed, Purpose purpose, int... coordinates) {
+        long h = hash(experimentSeed, purpose, coordinates);
+        long h2 = mix(h + GOLDEN);
+        return new Well19937c(new int[] {(int) (h >>> 32), (int) h, (int) (h2 >>> 32), (int) h2});
+    }
+
+    /**
+     * One uniform draw in [0, 1), a pure function of its arguments: cheaper than {@link #of} where a decision
+     * needs a single number (e.g. whether a fault hits one scored row).
+     */
+    public static double uniform(long experimentSeed, Purpose purpose, int... coordinates) {
+        return (hash(experimentSeed, purpose, coordinates) >>> 11) * 0x1.0p-53;
+    }
+
+    private static long hash(long experimentSeed, Purpose purpose, int... coordinates) {
         if (purpose == null) {
             throw new IllegalArgumentException("purpose must not be null");
         }
@@ -29,8 +43,7 @@ public final class Rng {
         for (int c : coordinates) {
             h = mix(h + GOLDEN + (c & 0xFFFFFFFFL));
         }
-        long h2 = mix(h + GOLDEN);
-        return new Well19937c(new int[] {(int) (h >>> 32), (int) h, (int) (h2 >>> 32), (int) h2});
+        return h;
     }
 
     /** SplitMix64 finaliser (Steele, Lea, Flood 2014): a bijective avalanche mix of 64 bits. */
