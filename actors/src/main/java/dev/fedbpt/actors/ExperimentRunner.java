@@ -34,7 +34,8 @@ public final class ExperimentRunner {
     static final int MAX_BATCH_RETRIES = 3;
     static final String CONFIG_FILE = "config.conf";
 
-    public record Outcome(RunOutputs outputs, String failure) {
+    /** {@code badInput}: the failure is the user's input (e.g. a damaged journal), not a crash of the run. */
+    public record Outcome(RunOutputs outputs, String failure, boolean badInput) {
         public boolean succeeded() {
             return failure == null;
         }
@@ -50,7 +51,7 @@ public final class ExperimentRunner {
     public static Outcome run(ExperimentConfig config, Path runDirectory, ModelFactory models, FaultInjector faults,
                               Consumer<String> progress) {
         storeConfiguration(config, runDirectory);
-        JournalSchema.createIfNotExists(runDirectory);
+        JournalSchema.open(runDirectory, config.canonicalHash());
         List<ScoringModel> sessions = new ArrayList<>();
         try {
             for (int i = 0; i < config.pool().workers(); i++) {
@@ -72,7 +73,7 @@ public final class ExperimentRunner {
             if (failure == null && outputs.finalState() == null) {
                 failure = "the actor system stopped before the experiment finished";
             }
-            return new Outcome(outputs, failure);
+            return new Outcome(outputs, failure, outputs.refused());
         } finally {
             sessions.forEach(ScoringModel::close);
         }

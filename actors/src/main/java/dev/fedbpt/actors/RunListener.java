@@ -16,4 +16,7 @@ public interface RunListener {
     void onFinished(ServerState state);
 
     void onFailed(String reason);
+
+    /** The run folder cannot be continued as given (bad input, e.g. a damaged journal); nothing was written. */
+    void onRefused(String reason);
 }

@@ -33,6 +33,7 @@ public final class RunOutputs implements RunListener {
     private final Consumer<String> progress;
     private volatile ServerState finalState;
     private volatile String failure;
+    private volatile boolean refused;
 
     public RunOutputs(Path directory, ExperimentConfig config, Consumer<String> progress) {
         this.directory = directory;
@@ -56,6 +57,11 @@ public final class RunOutputs implements RunListener {
     /** Why the run stopped early, else null. */
     public String failure() {
         return failure;
+    }
+
+    /** Whether the run stopped because its folder or input is unusable (a user error, not a crash). */
+    public boolean refused() {
+        return refused;
     }
 
     @Override
@@ -110,6 +116,12 @@ public final class RunOutputs implements RunListener {
 
     @Override
     public void onFailed(String reason) {
+        failure = reason;
+    }
+
+    @Override
+    public void onRefused(String reason) {
+        refused = true;
         failure = reason;
     }
 

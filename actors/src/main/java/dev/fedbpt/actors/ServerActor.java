@@ -116,12 +116,18 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     public SignalHandler<ServerState> signalHandler() {
         return newSignalHandlerBuilder()
                 .onSignal(RecoveryCompleted.instance(), state -> {
-                    listener.onRecovered(state, finalRounds(state));
+                    if (belongsToAnotherConfiguration(state)) {
+                        listener.onRefused("this run folder's journal belongs to another configuration (journal "
+                                + state.configHash() + ", given " + settings.configHash() + "); refusing to mix "
+                                + "them, nothing was changed");
+                    } else {
+                        listener.onRecovered(state, finalRounds(state));
+                    }
                     context.getSelf().tell(new Continue());
                 })
                 .onSignal(RecoveryFailed.class, (state, failed) ->
-                        listener.onFailed("the journal cannot be read back (damaged or from an incompatible "
-                                + "version): " + failed.getFailure().getMessage()))
+                        listener.onRefused("the journal cannot be read back (damaged or from an incompatible "
+                                + "version); it was left untouched: " + failed.getFailure().getMessage()))
                 .build();
     }
 
@@ -142,10 +148,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
             return Effect().persist(new ServerEvent.ExperimentStarted(settings.configHash(), settings.dimension(),
                     settings.sigma0())).thenRun(this::continueLater);
         }
-        if (!state.configHash().equals(settings.configHash())) {
-            listener.onFailed("this run folder's journal belongs to another configuration (journal "
-                    + state.configHash() + ", given " + settings.configHash() + "); refusing to mix them");
-            return Effect().none().thenStop();
+        if (belongsToAnotherConfiguration(state)) {
+            return Effect().none().thenStop(); // refused at recovery
         }
         if (!state.evaluated(0)) {
             startEvaluation(0, null);
@@ -169,6 +173,10 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         }
         listener.onFinished(state);
         return Effect().none().thenStop();
+    }
+
+    private boolean belongsToAnotherConfiguration(ServerState state) {
+        return state.started() && !state.configHash().equals(settings.configHash());
     }
 
     private void continueLater(ServerState state) {

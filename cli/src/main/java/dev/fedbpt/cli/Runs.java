@@ -16,6 +16,10 @@ final class Runs {
         long start = System.nanoTime();
         ExperimentRunner.Outcome outcome = ExperimentRunner.run(config, directory, new ConfiguredModels(),
                 line -> System.out.println("  " + line));
+        if (outcome.badInput()) {
+            System.err.println("fedbpt: " + directory + ": " + outcome.failure());
+            return Main.BAD_INPUT;
+        }
         if (!outcome.succeeded()) {
             System.err.println("fedbpt: run stopped: " + outcome.failure());
             return Main.FAILURE;

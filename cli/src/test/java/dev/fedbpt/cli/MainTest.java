@@ -4,10 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.ExperimentConfig;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -83,5 +91,66 @@ class MainTest {
         assertTrue(Files.exists(run.resolve("result.json")));
         assertEquals(Main.OK, Main.execute("resume", run.toString()));
         assertTrue(stdout().contains("is finished; its result"), stdout());
+    }
+
+    /** A small synthetic run whose result.json is removed, so that resume has to read the journal back. */
+    private Path unfinishedRun() throws IOException {
+        Path run = dir.resolve("run");
+        assertEquals(Main.OK, Main.execute("run", "--set", "model.backend=synthetic", "--set", "search.dimension=16",
+                "--set", "search.local-iterations=2", "--rounds", "2", "--out", run.toString()), stderr());
+        Files.delete(run.resolve("result.json"));
+        return run;
+    }
+
+    @Test
+    void damagedJournalIsBadInputAndLeftUntouched() throws IOException {
+        Path run = unfinishedRun();
+        Path journal = run.resolve("journal.mv.db");
+        byte[] bytes = Files.readAllBytes(journal);
+        Files.write(journal, Arrays.copyOf(bytes, bytes.length / 2)); // as if the disk filled up mid-write
+        Map<String, String> before = contents(run);
+        assertEquals(Main.BAD_INPUT, Main.execute("resume", run.toString()), stderr());
+        assertTrue(stderr().contains("journal"), stderr());
+        assertEquals(before, contents(run), "nothing in the run folder may change");
+    }
+
+    @Test
+    void runFolderWhoseJournalBelongsToAnotherConfigurationIsRefused() throws IOException {
+        Path run = unfinishedRun();
+        Path config = run.resolve("config.conf");
+        ExperimentConfig other = ConfigLoader.load(config, List.of("experiment.seed=43"));
+        Files.writeString(config, other.resolvedHocon()); // a hand-edited config: valid, but not the journal's
+        Map<String, String> before = contents(run);
+        assertEquals(Main.BAD_INPUT, Main.execute("resume", run.toString()), stderr());
+        assertTrue(stderr().contains("belongs to another configuration"), stderr());
+        assertEquals(before, contents(run), "nothing in the run folder may change");
+    }
+
+    @Test
+    void modelFileThatIsNoOnnxExportIsBadInput() throws IOException {
+        Path notAModel = Files.writeString(dir.resolve("model.onnx"), "not a model");
+        Path tokenizer = Files.writeString(dir.resolve("tokenizer.json"), "{}");
+        assertEquals(Main.BAD_INPUT, Main.execute("run", "--set", "model.onnx=" + notAModel, "--set",
+                "model.tokenizer=" + tokenizer, "--out", dir.resolve("run").toString()));
+        assertTrue(stderr().contains(notAModel.toString()) || stderr().contains("model.onnx"), stderr());
+    }
+
+    @Test
+    void outOfRangeValueNamesTheKeyAndRange() {
+        assertEquals(Main.BAD_INPUT, Main.execute("run", "--set", "faults.client-drop-rate=1.5", "--out",
+                dir.resolve("run").toString()));
+        assertTrue(stderr().contains("fedbpt.faults.client-drop-rate") && stderr().contains("[0.0, 1.0]"), stderr());
+    }
+
+    /** Every file of a folder (recursively) with a digest of its bytes. */
+    private static Map<String, String> contents(Path folder) throws IOException {
+        Map<String, String> digests = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(folder)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                digests.put(folder.relativize(file).toString(), Arrays.toString(Files.readAllBytes(file)).hashCode()
+                        + ":" + Files.size(file));
+            }
+        }
+        return digests;
     }
 }

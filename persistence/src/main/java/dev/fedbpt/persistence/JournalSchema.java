@@ -3,22 +3,30 @@ package dev.fedbpt.persistence;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * Creates the journal tables when they are missing. Ships its own DDL because the plugin's H2 script creates an
- * index without IF NOT EXISTS and fails on every start after the first.
+ * Opens a run folder's journal for a configuration: an existing journal is first checked read-only (so a damaged
+ * journal, or one that belongs to another configuration, is refused without a byte written), then the tables are
+ * created when missing and the configuration's hash is recorded. Ships its own DDL because the plugin's H2 script
+ * creates an index without IF NOT EXISTS and fails on every start after the first.
  */
 public final class JournalSchema {
     private static final String DDL = "dev/fedbpt/persistence/h2-schema.sql";
 
     private JournalSchema() {}
 
-    public static void createIfNotExists(Path runDirectory) {
+    public static void open(Path runDirectory, String configHash) {
+        if (Files.exists(JournalSettings.databaseFile(runDirectory))) {
+            checkExisting(runDirectory, configHash);
+        }
         String ddl = readDdl();
         try (Connection connection = DriverManager.getConnection(JournalSettings.jdbcUrl(runDirectory), "sa", "");
              Statement statement = connection.createStatement()) {
@@ -27,10 +35,50 @@ public final class JournalSchema {
                     statement.execute(sql);
                 }
             }
+            if (storedHash(connection) == null) {
+                try (PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO \"fedbpt_run\" (\"config_hash\") VALUES (?)")) {
+                    insert.setString(1, configHash);
+                    insert.executeUpdate();
+                }
+            }
         } catch (SQLException e) {
             throw new JournalException("cannot open or create the journal in " + runDirectory.toAbsolutePath()
                     + " (" + e.getMessage() + ")", e);
         }
+    }
+
+    private static void checkExisting(Path runDirectory, String configHash) {
+        String stored;
+        try (Connection connection = DriverManager.getConnection(
+                JournalSettings.jdbcUrl(runDirectory) + ";ACCESS_MODE_DATA=r", "sa", "")) {
+            stored = storedHash(connection);
+        } catch (SQLException e) {
+            throw new JournalException("the journal " + JournalSettings.databaseFile(runDirectory) + " is damaged or "
+                    + "unreadable; it was left untouched (" + firstLine(e.getMessage()) + ")", e);
+        }
+        if (stored != null && !stored.equals(configHash)) {
+            throw new JournalException("the journal in " + runDirectory.toAbsolutePath() + " belongs to another "
+                    + "configuration (journal " + stored + ", given " + configHash + "); refusing to mix them, "
+                    + "nothing was changed");
+        }
+    }
+
+    /** The hash recorded in the journal, or null when none is (a new journal or one from before it was kept). */
+    private static String storedHash(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            ResultSet tables = connection.getMetaData().getTables(null, null, "fedbpt_run", null);
+            if (!tables.next()) {
+                return null;
+            }
+            try (ResultSet rows = statement.executeQuery("SELECT \"config_hash\" FROM \"fedbpt_run\"")) {
+                return rows.next() ? rows.getString(1) : null;
+            }
+        }
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "" : message.lines().findFirst().orElse("");
     }
 
     private static String readDdl() {

@@ -15,7 +15,13 @@ public final class JournalSettings {
 
     public static String jdbcUrl(Path runDirectory) {
         Path base = runDirectory.toAbsolutePath().resolve("journal");
-        return "jdbc:h2:file:" + base + ";WRITE_DELAY=0";
+        // TRACE_LEVEL_FILE=0: H2 would otherwise write journal.trace.db into the run folder on every error.
+        return "jdbc:h2:file:" + base + ";WRITE_DELAY=0;TRACE_LEVEL_FILE=0";
+    }
+
+    /** The journal's database file, which exists once a run has started in the folder. */
+    public static Path databaseFile(Path runDirectory) {
+        return runDirectory.toAbsolutePath().resolve("journal.mv.db");
     }
 
     public static Config forRunDirectory(Path runDirectory) {

@@ -33,3 +33,6 @@ CREATE TABLE IF NOT EXISTS "snapshot" (
     "meta_payload" BLOB,
     PRIMARY KEY("persistence_id","sequence_number")
 );
+CREATE TABLE IF NOT EXISTS "fedbpt_run" (
+    "config_hash" VARCHAR(64) NOT NULL
+);
