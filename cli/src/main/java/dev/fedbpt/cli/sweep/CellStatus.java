@@ -1,0 +1,45 @@
+package dev.fedbpt.cli.sweep;
+
+import dev.fedbpt.config.ExperimentConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** What a cell's run folder holds, read from the files the experiment runner writes there. */
+public enum CellStatus {
+    /** No run yet (or a folder with nothing but the stored configuration). */
+    NEW,
+    /** A journal but no result: the run stopped and will be resumed. */
+    PARTIAL,
+    /** result.json is there: the cell is skipped. */
+    FINISHED,
+    /** The folder holds another experiment (its config.conf differs): the sweep file or --set changed since. */
+    CHANGED;
+
+    static final String CONFIG_FILE = "config.conf";
+    static final String RESULT_FILE = "result.json";
+    static final String JOURNAL_FILE = "journal.mv.db";
+
+    public static CellStatus of(Path folder, ExperimentConfig config) {
+        Path stored = folder.resolve(CONFIG_FILE);
+        try {
+            if (Files.isRegularFile(stored)
+                    && !Files.readString(stored, StandardCharsets.UTF_8).equals(config.resolvedHocon())) {
+                return CHANGED;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + stored, e);
+        }
+        if (Files.isRegularFile(folder.resolve(RESULT_FILE))) {
+            return FINISHED;
+        }
+        return Files.isRegularFile(folder.resolve(JOURNAL_FILE)) ? PARTIAL : NEW;
+    }
+
+    public String text() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,59 @@
+package dev.fedbpt.cli.sweep;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code sweep.json} in the sweep's out folder: every cell with its folder (relative to that file), axis labels,
+ * overrides and status (new, partial, finished, changed, or failed when its last run in this sweep failed).
+ * Rewritten after every cell, so it is current even when a sweep is stopped.
+ */
+public final class SweepIndex {
+    public static final String FILE = "sweep.json";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private SweepIndex() {}
+
+    /** @param failures the failure message of each cell (by name) whose run failed in this sweep */
+    public static Path write(SweepPlan plan, Map<String, String> failures) {
+        List<Map<String, Object>> cells = new ArrayList<>();
+        for (SweepPlan.Cell cell : plan.cells()) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("name", cell.name());
+            entry.put("folder", plan.out().relativize(cell.folder()).toString());
+            entry.put("labels", cell.spec().labels());
+            entry.put("overrides", cell.spec().overrides());
+            String failure = failures.get(cell.name());
+            CellStatus status = cell.status();
+            entry.put("status", failure != null && status != CellStatus.FINISHED ? "failed" : status.text());
+            if (failure != null) {
+                entry.put("failure", failure);
+            }
+            cells.add(entry);
+        }
+        Map<String, Object> index = new LinkedHashMap<>();
+        index.put("sweep_file", plan.sweep().file().toString());
+        index.put("base", plan.sweep().base() == null ? null : plan.sweep().base().toString());
+        index.put("cells", cells);
+        Path file = plan.out().resolve(FILE);
+        Path temporary = plan.out().resolve(FILE + ".tmp");
+        try {
+            Files.createDirectories(plan.out());
+            Files.writeString(temporary, JSON.writeValueAsString(index) + "\n", StandardCharsets.UTF_8);
+            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+        return file;
+    }
+}

@@ -1,0 +1,172 @@
+package dev.fedbpt.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** `fedbpt sweep` end to end on the synthetic model: run, skip finished cells, resume a stopped one. */
+class SweepCommandTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream originalOut;
+    private PrintStream originalErr;
+    private Path sweepFile;
+    private Path results;
+
+    static final List<String> CELLS = List.of("fedbpt-seed1", "fedbpt-seed2", "fedavg-bbt-seed1", "fedavg-bbt-seed2");
+
+    @BeforeEach
+    void setUp() throws Exception {
+        originalOut = System.out;
+        originalErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        results = dir.resolve("results");
+        sweepFile = dir.resolve("tiny.conf");
+        Files.writeString(sweepFile, """
+                sweep {
+                  out = "%s"
+                  set {
+                    model.backend = "synthetic"
+                    experiment { rounds = 2, eval-every = 2 }
+                    federation { clients = 2, round-deadline = 60s }
+                    search { dimension = 12, local-iterations = 2, population = 4 }
+                    data.shots-per-class = 4
+                  }
+                  grids = [ { axes = [
+                    { name = "method", key = "experiment.method", values = ["fedbpt", "fedavg-bbt"] }
+                    { name = "seed", key = "experiment.seed", prefix = "seed", values = [1, 2] }
+                  ] } ]
+                }
+                """.formatted(results.toString().replace("\\", "\\\\")));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(originalOut);
+        System.setErr(originalErr);
+    }
+
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private int sweep(String... options) {
+        out.reset();
+        err.reset();
+        List<String> args = new ArrayList<>(List.of("sweep", sweepFile.toString()));
+        args.addAll(List.of(options));
+        return Main.execute(args.toArray(String[]::new));
+    }
+
+    private byte[] result(String cell) throws Exception {
+        return Files.readAllBytes(results.resolve(cell).resolve("result.json"));
+    }
+
+    private JsonNode index() throws Exception {
+        return new ObjectMapper().readTree(results.resolve("sweep.json").toFile());
+    }
+
+    @Test
+    void runsEveryCellThenSkipsThemAllWhenRunAgain() throws Exception {
+        assertEquals(Main.OK, sweep(), stdout() + err);
+        assertTrue(stdout().contains("4 cells in " + results + ": 0 finished, 0 partial, 4 new"), stdout());
+        assertTrue(stdout().contains("cell 3/4 fedavg-bbt-seed1: starting"), stdout());
+        assertTrue(stdout().contains("    round   2/2"), stdout());
+        List<byte[]> first = new ArrayList<>();
+        for (String cell : CELLS) {
+            first.add(result(cell));
+            JsonNode result = new ObjectMapper().readTree(first.get(first.size() - 1));
+            assertEquals(cell, result.get("experiment").asText());
+        }
+        JsonNode index = index();
+        assertEquals(4, index.get("cells").size());
+        for (int i = 0; i < 4; i++) {
+            JsonNode cell = index.get("cells").get(i);
+            assertEquals(CELLS.get(i), cell.get("name").asText());
+            assertEquals(CELLS.get(i), cell.get("folder").asText());
+            assertEquals("finished", cell.get("status").asText());
+        }
+        JsonNode overrides = index.get("cells").get(2).get("overrides");
+        assertEquals(List.of("experiment.method=\"fedavg-bbt\"", "experiment.seed=1", "experiment.name=\"fedavg-bbt-seed1\""),
+                List.of(overrides.get(overrides.size() - 3).asText(), overrides.get(overrides.size() - 2).asText(),
+                        overrides.get(overrides.size() - 1).asText()));
+
+        assertEquals(Main.OK, sweep(), stdout() + err);
+        assertTrue(stdout().contains("4 finished, 0 partial, 0 new"), stdout());
+        assertEquals(4, stdout().split("finished, skipped", -1).length - 1, stdout());
+        for (int i = 0; i < 4; i++) {
+            assertTrue(Arrays.equals(first.get(i), result(CELLS.get(i))), CELLS.get(i));
+        }
+    }
+
+    @Test
+    void aStoppedCellIsResumedAndFinishesWithTheSameResult() throws Exception {
+        assertEquals(Main.OK, sweep("--only", "fedbpt-seed1"), stdout() + err);
+        assertTrue(stdout().contains("--only selects 1 of them"), stdout());
+        assertFalse(Files.exists(results.resolve("fedbpt-seed2")));
+        String sha = new ObjectMapper().readTree(result("fedbpt-seed1")).get("global_mean_sha256").asText();
+        Files.delete(results.resolve("fedbpt-seed1").resolve("result.json"));
+
+        assertEquals(Main.OK, sweep("--dry-run"), stdout() + err);
+        assertTrue(stdout().contains("0 finished, 1 partial, 3 new"), stdout());
+        assertFalse(Files.exists(results.resolve("fedbpt-seed2")));
+
+        assertEquals(Main.OK, sweep("--only", "seed1"), stdout() + err);
+        assertTrue(stdout().contains("cell 1/2 fedbpt-seed1: resuming"), stdout());
+        assertEquals(sha, new ObjectMapper().readTree(result("fedbpt-seed1")).get("global_mean_sha256").asText());
+        assertEquals("new", index().get("cells").get(1).get("status").asText());
+        assertEquals("finished", index().get("cells").get(2).get("status").asText());
+    }
+
+    @Test
+    void changedSettingsAreRefusedBeforeAnythingRuns() throws Exception {
+        assertEquals(Main.OK, sweep("--only", "fedbpt-seed1"), stdout() + err);
+        assertEquals(Main.BAD_INPUT, sweep("--set", "experiment.rounds=3"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("hold an experiment with other settings"), err.toString());
+        assertFalse(Files.exists(results.resolve("fedbpt-seed2")));
+    }
+
+    @Test
+    void aFailingCellIsReportedAndTheSweepGoesOn() throws Exception {
+        Files.writeString(sweepFile, Files.readString(sweepFile).replace(
+                "{ name = \"method\", key = \"experiment.method\", values = [\"fedbpt\", \"fedavg-bbt\"] }",
+                "{ name = \"data\", values = [{ label = \"missing\", set { data.train = \"/nonexistent/train.tsv\" } }, "
+                        + "{ label = \"sample\", set { data.split = \"iid\" } }] }"));
+        assertEquals(Main.FAILURE, sweep("--only", "seed1"), stdout() + err);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("cell 1/2 missing-seed1: failed: ")
+                && err.toString(StandardCharsets.UTF_8).contains("/nonexistent/train.tsv"), err.toString());
+        assertTrue(stdout().contains("cell 2/2 sample-seed1: finished: "), stdout());
+        assertEquals("failed", index().get("cells").get(0).get("status").asText());
+        assertTrue(index().get("cells").get(0).get("failure").asText().contains("/nonexistent/train.tsv"));
+        assertEquals("finished", index().get("cells").get(2).get("status").asText());
+    }
+
+    @Test
+    void aBadSweepFileIsBadInputAndRunsNothing() throws Exception {
+        Files.writeString(sweepFile, Files.readString(sweepFile).replace("\"fedavg-bbt\"]", "\"fedavg-btt\"]"));
+        assertEquals(Main.BAD_INPUT, sweep());
+        String message = err.toString(StandardCharsets.UTF_8);
+        assertTrue(message.contains("sweep file " + sweepFile) && message.contains("axis 'method', value 'fedavg-btt'"),
+                message);
+        assertFalse(Files.exists(results));
+    }
+}

@@ -1,0 +1,154 @@
+package dev.fedbpt.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Groups runs into {@link Series}. A configuration key is a varying hyper-parameter when runs of the same task, split
+ * and method disagree on it; the seed, the experiment's name and settings that do not change results (pool,
+ * persistence, threads, deadlines, data folder) never count.
+ *
+ * @param series      sorted by task, split, method (baselines first) and parameter values
+ * @param varyingKeys sorted configuration keys (without the {@code fedbpt.} root)
+ */
+public record Grouping(List<Series> series, List<String> varyingKeys) {
+    private static final List<String> IGNORED_KEYS = List.of("experiment.name", "experiment.seed", "data.dir",
+            "model.intra-op-threads", "federation.round-deadline");
+    private static final List<String> IGNORED_PREFIXES = List.of("pool.", "persistence.");
+    private static final List<String> METHOD_ORDER = List.of("zero-shot", "icl", "centralised-bbt", "fedavg-bbt",
+            "fedbpt");
+    private static final Map<String, String> SHORT_NAMES = Map.of("search.perturbation-rate", "r_p");
+
+    public Grouping {
+        series = List.copyOf(series);
+        varyingKeys = List.copyOf(varyingKeys);
+    }
+
+    public static Grouping of(List<RunFolder> runs) {
+        Map<List<String>, List<RunFolder>> byMethod = new LinkedHashMap<>();
+        for (RunFolder run : runs) {
+            byMethod.computeIfAbsent(List.of(run.task(), run.split(), run.method()), k -> new ArrayList<>()).add(run);
+        }
+        Map<List<String>, Set<String>> varyingByMethod = new HashMap<>();
+        Set<String> varying = new TreeSet<>();
+        byMethod.forEach((key, group) -> {
+            Set<String> keys = varyingAmong(group);
+            varyingByMethod.put(key, keys);
+            varying.addAll(keys);
+        });
+
+        Map<List<String>, List<RunFolder>> bySeries = new LinkedHashMap<>();
+        for (RunFolder run : runs) {
+            List<String> key = new ArrayList<>(List.of(run.task(), run.split(), run.method()));
+            for (String parameter : varying) {
+                key.add(run.settings().getOrDefault(parameter, ""));
+            }
+            bySeries.computeIfAbsent(key, k -> new ArrayList<>()).add(run);
+        }
+        List<Series> series = new ArrayList<>();
+        bySeries.forEach((key, group) -> {
+            RunFolder first = group.get(0);
+            SortedMap<String, String> parameters = new TreeMap<>();
+            for (String parameter : varying) {
+                parameters.put(parameter, first.settings().getOrDefault(parameter, ""));
+            }
+            List<String> labelKeys = List.copyOf(
+                    varyingByMethod.get(List.of(first.task(), first.split(), first.method())));
+            List<RunFolder> sorted = new ArrayList<>(group);
+            sorted.sort(Comparator.comparing(RunFolder::seed, Grouping::compareValues));
+            series.add(new Series(first.task(), first.split(), first.method(), parameters, labelKeys, sorted));
+        });
+        series.sort(seriesOrder(List.copyOf(varying)));
+        return new Grouping(series, List.copyOf(varying));
+    }
+
+    /** The series of one task and split, in order. */
+    public Map<List<String>, List<Series>> byTaskAndSplit() {
+        Map<List<String>, List<Series>> groups = new LinkedHashMap<>();
+        for (Series s : series) {
+            groups.computeIfAbsent(List.of(s.task(), s.split()), k -> new ArrayList<>()).add(s);
+        }
+        return groups;
+    }
+
+    /** How labels and tables name a key: {@code r_p} for the perturbation rate, else the key's last part. */
+    public static String shortName(String key) {
+        String alias = SHORT_NAMES.get(key);
+        if (alias != null) {
+            return alias;
+        }
+        int dot = key.lastIndexOf('.');
+        return dot < 0 ? key : key.substring(dot + 1);
+    }
+
+    /** Numbers compare by value, other text alphabetically; null (missing) first. */
+    public static int compareValues(String a, String b) {
+        if (a == null || b == null) {
+            return a == null ? (b == null ? 0 : -1) : 1;
+        }
+        Double x = number(a);
+        Double y = number(b);
+        if (x != null && y != null) {
+            int byValue = Double.compare(x, y);
+            return byValue != 0 ? byValue : a.compareTo(b);
+        }
+        if (x != null || y != null) {
+            return x != null ? -1 : 1;
+        }
+        return a.compareTo(b);
+    }
+
+    private static Double number(String text) {
+        try {
+            return Double.valueOf(text);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static Set<String> varyingAmong(List<RunFolder> runs) {
+        Set<String> keys = new TreeSet<>();
+        for (RunFolder run : runs) {
+            keys.addAll(run.settings().keySet());
+        }
+        keys.removeIf(Grouping::ignored);
+        Set<String> varying = new TreeSet<>();
+        for (String key : keys) {
+            Set<String> values = new TreeSet<>();
+            for (RunFolder run : runs) {
+                values.add(run.settings().getOrDefault(key, ""));
+            }
+            if (values.size() > 1) {
+                varying.add(key);
+            }
+        }
+        return varying;
+    }
+
+    private static boolean ignored(String key) {
+        return IGNORED_KEYS.contains(key) || IGNORED_PREFIXES.stream().anyMatch(key::startsWith);
+    }
+
+    private static Comparator<Series> seriesOrder(List<String> varying) {
+        Comparator<Series> order = Comparator.comparing(Series::task).thenComparing(Series::split)
+                .thenComparing(Series::method, Comparator.comparingInt(Grouping::methodRank)
+                        .thenComparing(Comparator.naturalOrder()));
+        for (String key : varying) {
+            order = order.thenComparing(s -> s.parameters().get(key), Grouping::compareValues);
+        }
+        return order;
+    }
+
+    private static int methodRank(String method) {
+        int rank = METHOD_ORDER.indexOf(method);
+        return rank < 0 ? METHOD_ORDER.size() : rank;
+    }
+}

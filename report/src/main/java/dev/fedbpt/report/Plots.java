@@ -1,0 +1,279 @@
+package dev.fedbpt.report;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.XYStyler;
+import org.knowm.xchart.style.markers.Marker;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Draws one PNG per (task, split) and {@link Quantity}: a line per series at the mean over its seeds, with a shaded
+ * band from the lowest to the highest seed where there are several. On the accuracy plot, series without rounds
+ * (baselines) are dashed horizontal lines at their final accuracy, and a dotted grey line marks the zero-shot
+ * accuracy (no prompt).
+ */
+public final class Plots {
+    public static final int WIDTH = 900;
+    public static final int HEIGHT = 500;
+    /** Series colours (Tableau 10 without its grey, which marks the zero-shot line). */
+    private static final Color[] COLOURS = {
+            new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728), new Color(0x9467bd),
+            new Color(0x8c564b), new Color(0xe377c2), new Color(0xbcbd22), new Color(0x17becf), new Color(0x393b79),
+            new Color(0x637939), new Color(0x843c39)};
+    private static final Marker[] MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND,
+            SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN};
+    private static final Color ZERO_SHOT_COLOUR = new Color(0x555555);
+    private static final int MAX_POINTS_WITH_MARKERS = 40;
+
+    static {
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
+    }
+
+    /** One written plot; {@code file} is relative to the report folder. */
+    public record Plot(String task, String split, Quantity quantity, Path file) {}
+
+    private Plots() {}
+
+    /** Writes the plots of every task and split into {@code plotsDir}; quantities no series has are skipped. */
+    public static List<Plot> write(Grouping grouping, Path outDir, Path plotsDir) throws IOException {
+        Files.createDirectories(plotsDir);
+        List<Plot> plots = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        // A label keeps its colour in every plot of the report (unless two labels of one plot would share one).
+        Map<String, Integer> colourOfLabel = new HashMap<>();
+        for (Series series : grouping.series()) {
+            colourOfLabel.putIfAbsent(series.label(), colourOfLabel.size());
+        }
+        for (Map.Entry<List<String>, List<Series>> group : grouping.byTaskAndSplit().entrySet()) {
+            String task = group.getKey().get(0);
+            String split = group.getKey().get(1);
+            for (Quantity quantity : Quantity.values()) {
+                XYChart chart = chart(task, split, quantity, group.getValue(), colourOfLabel);
+                if (chart == null) {
+                    continue;
+                }
+                String base = safe(task) + "_" + safe(split) + "_" + quantity.fileName();
+                String name = base + ".png";
+                for (int i = 2; !names.add(name); i++) {
+                    name = base + "-" + i + ".png";
+                }
+                Path file = plotsDir.resolve(name);
+                try (OutputStream out = Files.newOutputStream(file)) {
+                    BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+                }
+                plots.add(new Plot(task, split, quantity, outDir.relativize(file)));
+            }
+        }
+        return plots;
+    }
+
+    /** The chart of one quantity, or null when no series has a value for it in any round. */
+    static XYChart chart(String task, String split, Quantity quantity, List<Series> seriesList,
+                         Map<String, Integer> colourOfLabel) {
+        List<Color> colours = colours(seriesList, colourOfLabel);
+        int minRound = Integer.MAX_VALUE;
+        int maxRound = Integer.MIN_VALUE;
+        List<SortedMap<Integer, Stats>> perRound = new ArrayList<>();
+        for (Series series : seriesList) {
+            SortedMap<Integer, Stats> values = series.perRound(quantity);
+            perRound.add(values);
+            if (!values.isEmpty()) {
+                minRound = Math.min(minRound, values.firstKey());
+                maxRound = Math.max(maxRound, values.lastKey());
+            }
+        }
+        if (minRound == Integer.MAX_VALUE) {
+            return null;
+        }
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+                .title(quantity.title() + " \u2014 " + task + ", " + split + " split")
+                .xAxisTitle(seriesList.stream().anyMatch(s -> s.runs().size() > 1)
+                        ? "round   (lines: mean over seeds; shaded: min\u2013max over seeds)" : "round")
+                .yAxisTitle(quantity.axisLabel()).build();
+        style(chart.getStyler(), minRound, maxRound);
+        chart.getStyler().setYAxisDecimalPattern(decimalPattern(perRound));
+
+        // Bands first, so that every line is drawn over them.
+        for (int i = 0; i < seriesList.size(); i++) {
+            addBand(chart, seriesList.get(i), perRound.get(i), colours.get(i));
+        }
+        for (int i = 0; i < seriesList.size(); i++) {
+            Series series = seriesList.get(i);
+            Color colour = colours.get(i);
+            SortedMap<Integer, Stats> values = perRound.get(i);
+            if (!values.isEmpty()) {
+                double[] x = values.keySet().stream().mapToDouble(Integer::doubleValue).toArray();
+                double[] y = values.values().stream().mapToDouble(Stats::mean).toArray();
+                XYSeries line = chart.addSeries(unique(chart, series.label()), x, y);
+                line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+                line.setLineColor(colour);
+                line.setLineStyle(new BasicStroke(2.2f));
+                line.setMarkerColor(colour);
+                line.setMarker(x.length <= MAX_POINTS_WITH_MARKERS ? MARKERS[i % MARKERS.length] : SeriesMarkers.NONE);
+            } else if (quantity == Quantity.ACCURACY && series.finalAccuracy().count() > 0) {
+                horizontal(chart, series.label() + " (final)", series.finalAccuracy().mean(), minRound, maxRound,
+                        colour, new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+                                new float[] {9f, 6f}, 0f));
+            }
+        }
+        if (quantity == Quantity.ACCURACY && seriesList.stream().noneMatch(s -> s.method().equals("zero-shot"))) {
+            List<Double> zeroShot = new ArrayList<>();
+            for (Series series : seriesList) {
+                series.runs().forEach(run -> zeroShot.add(run.zeroShotAccuracy()));
+            }
+            Stats stats = Stats.of(zeroShot);
+            if (stats.count() > 0) {
+                horizontal(chart, "zero-shot (no prompt)", stats.mean(), minRound, maxRound, ZERO_SHOT_COLOUR,
+                        new BasicStroke(1.6f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 10f,
+                                new float[] {2f, 4f}, 0f));
+            }
+        }
+        padFlatYAxis(chart);
+        return chart;
+    }
+
+    /** XChart draws a single tick when every value is the same; give such a chart some room above and below. */
+    private static void padFlatYAxis(XYChart chart) {
+        double low = Double.POSITIVE_INFINITY;
+        double high = Double.NEGATIVE_INFINITY;
+        for (XYSeries series : chart.getSeriesMap().values()) {
+            for (double y : series.getYData()) {
+                low = Math.min(low, y);
+                high = Math.max(high, y);
+            }
+        }
+        if (low == high) {
+            double pad = Math.max(Math.abs(low) * 0.05, 0.01);
+            chart.getStyler().setYAxisMin(low - pad);
+            chart.getStyler().setYAxisMax(high + pad);
+        }
+    }
+
+    private static void style(XYStyler styler, int minRound, int maxRound) {
+        styler.setChartBackgroundColor(Color.WHITE);
+        styler.setPlotBackgroundColor(Color.WHITE);
+        styler.setPlotBorderColor(new Color(0xbbbbbb));
+        styler.setPlotGridLinesColor(new Color(0xe3e3e3));
+        styler.setChartTitleBoxVisible(false);
+        styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+        styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        styler.setLegendPosition(Styler.LegendPosition.OutsideE);
+        styler.setLegendLayout(Styler.LegendLayout.Vertical);
+        styler.setLegendBorderColor(Color.WHITE);
+        styler.setLegendSeriesLineLength(32);
+        styler.setMarkerSize(7);
+        styler.setAntiAlias(true);
+        styler.setLocale(java.util.Locale.ROOT);
+        // Whole rounds on the x axis, and some room on both sides of a single round.
+        double low = minRound == maxRound ? minRound - 1 : minRound;
+        double high = minRound == maxRound ? maxRound + 1 : maxRound;
+        styler.setXAxisMin(low);
+        styler.setXAxisMax(high);
+        styler.setxAxisTickLabelsFormattingFunction(value ->
+                Math.abs(value - Math.rint(value)) < 1e-9 ? String.valueOf((long) Math.rint(value)) : "");
+    }
+
+    private static void addBand(XYChart chart, Series series, SortedMap<Integer, Stats> values, Color colour) {
+        boolean spread = values.values().stream().anyMatch(s -> s.count() > 1 && s.max() > s.min());
+        if (!spread || values.size() < 2) {
+            return;
+        }
+        int n = values.size();
+        double[] x = new double[2 * n];
+        double[] y = new double[2 * n];
+        int i = 0;
+        for (Map.Entry<Integer, Stats> entry : values.entrySet()) {
+            x[i] = entry.getKey();
+            y[i] = entry.getValue().max();
+            x[2 * n - 1 - i] = entry.getKey();
+            y[2 * n - 1 - i] = entry.getValue().min();
+            i++;
+        }
+        XYSeries band = chart.addSeries(unique(chart, series.label() + " (min\u2013max)"), x, y);
+        band.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.PolygonArea);
+        Color translucent = new Color(colour.getRed(), colour.getGreen(), colour.getBlue(), 45);
+        band.setFillColor(translucent);
+        band.setLineColor(translucent);
+        band.setMarker(SeriesMarkers.NONE);
+        band.setShowInLegend(false);
+    }
+
+    private static void horizontal(XYChart chart, String name, double level, int minRound, int maxRound, Color colour,
+                                   BasicStroke stroke) {
+        double low = minRound == maxRound ? minRound - 1 : minRound;
+        double high = minRound == maxRound ? maxRound + 1 : maxRound;
+        XYSeries line = chart.addSeries(unique(chart, name), new double[] {low, high}, new double[] {level, level});
+        line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        line.setLineColor(colour);
+        line.setLineStyle(stroke);
+        line.setMarker(SeriesMarkers.NONE);
+    }
+
+    /** Each series' colour: its label's, or the next one free in this plot when another series took it. */
+    private static List<Color> colours(List<Series> seriesList, Map<String, Integer> colourOfLabel) {
+        List<Color> colours = new ArrayList<>();
+        Set<Integer> taken = new HashSet<>();
+        for (Series series : seriesList) {
+            int index = colourOfLabel.getOrDefault(series.label(), 0) % COLOURS.length;
+            for (int tries = 0; taken.contains(index) && tries < COLOURS.length; tries++) {
+                index = (index + 1) % COLOURS.length;
+            }
+            taken.add(index);
+            colours.add(COLOURS[index]);
+        }
+        return colours;
+    }
+
+    /** Tick labels with as many decimals as about eight ticks over the plotted values need, the same on every tick. */
+    static String decimalPattern(List<SortedMap<Integer, Stats>> perRound) {
+        double low = Double.POSITIVE_INFINITY;
+        double high = Double.NEGATIVE_INFINITY;
+        for (SortedMap<Integer, Stats> values : perRound) {
+            for (Stats stats : values.values()) {
+                low = Math.min(low, stats.min());
+                high = Math.max(high, stats.max());
+            }
+        }
+        double span = high - low;
+        if (!(span > 0)) {
+            span = Math.max(Math.abs(high), 1e-12);
+        }
+        int decimals = (int) Math.max(0, Math.min(8, Math.ceil(-Math.log10(span / 8))));
+        return decimals == 0 ? "#,##0" : "#,##0." + "0".repeat(decimals);
+    }
+
+    /** XChart refuses two series of the same name. */
+    private static String unique(XYChart chart, String name) {
+        String unique = name;
+        for (int i = 2; chart.getSeriesMap().containsKey(unique); i++) {
+            unique = name + " #" + i;
+        }
+        return unique;
+    }
+
+    private static String safe(String text) {
+        String safe = text.replaceAll("[^A-Za-z0-9._-]+", "-");
+        return safe.isEmpty() ? "x" : safe;
+    }
+}

@@ -1,0 +1,98 @@
+package dev.fedbpt.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The report's tables: final accuracy per series (mean ± sample std over seeds of the finished runs) and, for each
+ * varying hyper-parameter such as r_p, the same numbers with one column per value (an ablation table).
+ */
+public final class Tables {
+    private Tables() {}
+
+    /** One row per series: task, split, method, the varying parameters, accuracy, seeds, rounds, zero-shot accuracy. */
+    public static Table results(Grouping grouping) {
+        List<String> header = new ArrayList<>(List.of("task", "split", "method"));
+        grouping.varyingKeys().forEach(key -> header.add(Grouping.shortName(key)));
+        header.addAll(List.of("final accuracy (mean ± std)", "seeds", "rounds", "zero-shot accuracy"));
+        List<List<String>> rows = new ArrayList<>();
+        for (Series series : grouping.series()) {
+            List<String> row = new ArrayList<>(List.of(series.task(), series.split(), series.method()));
+            grouping.varyingKeys().forEach(key -> row.add(series.parameters().get(key)));
+            row.add(finalAccuracy(series));
+            int unfinished = series.unfinishedCount();
+            row.add(series.runs().size() + (unfinished > 0 ? " (" + unfinished + " unfinished)" : ""));
+            row.add(series.minRounds() == series.maxRounds() ? String.valueOf(series.maxRounds())
+                    : series.minRounds() + "–" + series.maxRounds());
+            row.add(zeroShot(series.zeroShotAccuracy()));
+            rows.add(row);
+        }
+        return new Table("Final test accuracy", header, rows);
+    }
+
+    /**
+     * One table per varying key (such as r_p): a row per combination of the other coordinates that was run with
+     * more than one value of the key, a column per value.
+     */
+    public static List<Table> ablations(Grouping grouping) {
+        List<Table> tables = new ArrayList<>();
+        for (String key : grouping.varyingKeys()) {
+            List<String> others = grouping.varyingKeys().stream().filter(k -> !k.equals(key)).toList();
+            String name = Grouping.shortName(key);
+            Map<List<String>, Map<String, String>> cells = new LinkedHashMap<>();
+            for (Series series : grouping.series()) {
+                List<String> rowKey = new ArrayList<>(List.of(series.task(), series.split(), series.method()));
+                others.forEach(other -> rowKey.add(series.parameters().get(other)));
+                String cell = finalAccuracy(series) + " (n=" + series.finishedRuns().size() + ")";
+                cells.computeIfAbsent(rowKey, k -> new LinkedHashMap<>()).put(series.parameters().get(key), cell);
+            }
+            cells.values().removeIf(byValue -> byValue.size() < 2);
+            if (cells.isEmpty()) {
+                continue;
+            }
+            TreeSet<String> values = new TreeSet<>(Grouping::compareValues);
+            cells.values().forEach(byValue -> values.addAll(byValue.keySet()));
+
+            List<String> header = new ArrayList<>(List.of("task", "split", "method"));
+            others.forEach(other -> header.add(Grouping.shortName(other)));
+            values.forEach(value -> header.add(name + " = " + value));
+            List<List<String>> rows = new ArrayList<>();
+            cells.forEach((rowKey, byValue) -> {
+                List<String> row = new ArrayList<>(rowKey);
+                values.forEach(value -> row.add(byValue.getOrDefault(value, "")));
+                rows.add(row);
+            });
+            String title = "Final test accuracy by " + name + (name.equals(key) ? "" : " (" + key + ")");
+            tables.add(new Table(title, header, rows));
+        }
+        return tables;
+    }
+
+    /** "mean ± std" over the finished seeds; "± n/a" with one seed; "n/a" without a final accuracy. */
+    static String finalAccuracy(Series series) {
+        Stats stats = series.finalAccuracy();
+        if (stats.count() == 0) {
+            return series.finishedRuns().isEmpty() ? "n/a (unfinished)" : "n/a";
+        }
+        return meanStd(stats);
+    }
+
+    static String meanStd(Stats stats) {
+        return format(stats.mean()) + " ± " + (stats.count() > 1 ? format(stats.std()) : "n/a");
+    }
+
+    private static String zeroShot(Stats stats) {
+        if (stats.count() == 0) {
+            return "n/a";
+        }
+        return stats.count() > 1 && stats.std() >= 5e-5 ? meanStd(stats) : format(stats.mean());
+    }
+
+    static String format(double value) {
+        return String.format(Locale.ROOT, "%.4f", value);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.fedbpt.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GroupingTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void seedsAndNamesDoNotSplitASeriesButAVaryingParameterDoes() {
+        List<RunFolder> runs = List.of(
+                RunFolder.read(FakeRuns.run(dir.resolve("a"), "sst2", "iid", "fedbpt", 1, 0.5, 2, 2, 0.7, true)),
+                RunFolder.read(FakeRuns.run(dir.resolve("b"), "sst2", "iid", "fedbpt", 2, 0.5, 2, 2, 0.7, true)),
+                RunFolder.read(FakeRuns.run(dir.resolve("c"), "sst2", "iid", "fedbpt", 1, 0.25, 2, 2, 0.7, true)),
+                RunFolder.read(FakeRuns.run(dir.resolve("d"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 2, 2, 0.7, true)));
+        Grouping grouping = Grouping.of(runs);
+        assertEquals(List.of("search.perturbation-rate"), grouping.varyingKeys());
+        assertEquals(List.of("fedavg-bbt", "fedbpt r_p=0.25", "fedbpt r_p=0.5"),
+                grouping.series().stream().map(Series::label).toList());
+        assertEquals(List.of("1", "2"), grouping.series().get(2).runs().stream().map(RunFolder::seed).toList());
+    }
+
+    @Test
+    void runFolderReadsSettingsMetricsAndResult() {
+        RunFolder run = RunFolder.read(FakeRuns.run(dir.resolve("r"), "ag-news", "dirichlet", "fedbpt", 7, 0.5, 3, 5,
+                0.6, true));
+        assertEquals("ag-news", run.task());
+        assertEquals("dirichlet", run.split());
+        assertEquals("7", run.seed());
+        assertEquals(5, run.plannedRounds());
+        assertEquals(3, run.roundsCompleted());
+        assertEquals(3, run.rows().size());
+        assertEquals(0.6, run.finalAccuracy(), 1e-12);
+        assertEquals(2020160L, run.rows().get(0).bytesTotal());
+        assertEquals(null, run.rows().get(0).testAccuracy());
+    }
+
+    @Test
+    void statsUseTheSampleStandardDeviation() {
+        Stats stats = Stats.of(List.of(1.0, 2.0, 4.0));
+        assertEquals(7.0 / 3, stats.mean(), 1e-12);
+        assertEquals(Math.sqrt((16.0 / 9 + 1.0 / 9 + 25.0 / 9) / 2), stats.std(), 1e-12);
+        assertEquals(1, Stats.of(List.of(3.0)).count());
+        assertEquals(true, Double.isNaN(Stats.of(List.of(3.0)).std()));
+    }
+}

@@ -1,0 +1,198 @@
+package dev.fedbpt.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportTest {
+    @TempDir
+    Path dir;
+
+    /** Three finished fedbpt seeds, one unfinished; one fedavg-bbt seed; all on sst2/iid. */
+    private Path sweep() {
+        Path runs = dir.resolve("runs");
+        FakeRuns.run(runs.resolve("fedbpt/seed-1"), "sst2", "iid", "fedbpt", 1, 0.5, 6, 6, 0.70, true);
+        FakeRuns.run(runs.resolve("fedbpt/seed-2"), "sst2", "iid", "fedbpt", 2, 0.5, 6, 6, 0.72, true);
+        FakeRuns.run(runs.resolve("fedbpt/seed-3"), "sst2", "iid", "fedbpt", 3, 0.5, 6, 6, 0.77, true);
+        FakeRuns.run(runs.resolve("fedbpt/seed-4"), "sst2", "iid", "fedbpt", 4, 0.5, 3, 6, 0.60, false);
+        FakeRuns.run(runs.resolve("fedavg/seed-1"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 6, 6, 0.65, true);
+        return runs;
+    }
+
+    private static String row(String markdown, String method) {
+        return markdown.lines().filter(line -> line.startsWith("| sst2 | iid | " + method + " |")).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + method + " row in\n" + markdown));
+    }
+
+    private static List<String> cells(String row) {
+        return Arrays.stream(row.substring(1, row.length() - 1).split("\\|")).map(String::strip).toList();
+    }
+
+    @Test
+    void markdownTableHasMeanAndSampleStdOverFinishedSeeds() throws IOException {
+        Path runs = sweep();
+        Report.Written written = Report.write(List.of(runs), runs);
+        String markdown = Files.readString(written.markdown(), StandardCharsets.UTF_8);
+
+        // fedbpt: 0.70, 0.72, 0.77 -> mean 0.73; deviations -0.03, -0.01, 0.04 -> sqrt(0.0026 / 2) = 0.03606.
+        // The unfinished seed 4 counts as a seed but not in the accuracy.
+        assertEquals(List.of("sst2", "iid", "fedbpt", "0.7300 ± 0.0361", "4 (1 unfinished)", "3–6", "0.6900"),
+                cells(row(markdown, "fedbpt")));
+        assertEquals(List.of("sst2", "iid", "fedavg-bbt", "0.6500 ± n/a", "1", "6", "0.6900"),
+                cells(row(markdown, "fedavg-bbt")));
+        assertTrue(markdown.contains("| task | split | method | final accuracy (mean ± std) | seeds | rounds |"
+                + " zero-shot accuracy |"), markdown);
+        // Baselines (fedavg-bbt) sort before fedbpt.
+        assertTrue(markdown.indexOf("fedavg-bbt |") < markdown.indexOf("| fedbpt |"), markdown);
+        assertEquals(5, written.runs());
+        assertEquals(2, written.series());
+        assertEquals(1, written.unfinished());
+    }
+
+    @Test
+    void plotsAreDecodablePngsOfTheRightSizeReferencedByTheHtml() throws IOException {
+        Path runs = sweep();
+        Path out = dir.resolve("report");
+        Report.Written written = Report.write(List.of(runs), out);
+
+        Set<String> names = written.plots().stream().map(p -> p.getFileName().toString()).collect(Collectors.toSet());
+        assertEquals(Set.of("sst2_iid_accuracy.png", "sst2_iid_loss.png", "sst2_iid_sigma.png", "sst2_iid_bytes.png"),
+                names);
+        String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
+        for (Path plot : written.plots()) {
+            assertEquals(out.resolve("plots"), plot.getParent());
+            BufferedImage image = ImageIO.read(plot.toFile());
+            assertNotNull(image, plot + " does not decode");
+            assertEquals(Plots.WIDTH, image.getWidth());
+            assertEquals(Plots.HEIGHT, image.getHeight());
+            assertTrue(html.contains("src=\"plots/" + plot.getFileName() + "\""), html);
+        }
+        // The same table as results.md, and nothing fetched from elsewhere.
+        assertTrue(html.contains("<td class=\"num\">0.7300 ± 0.0361</td>"), html);
+        assertFalse(html.contains("<script"), html);
+        assertFalse(html.contains("http://") || html.contains("https://"), html);
+        assertTrue(html.contains("unfinished"), html);
+    }
+
+    @Test
+    void malformedMetricsLineNamesTheFileAndLine() {
+        Path runs = sweep();
+        Path metrics = runs.resolve("fedavg/seed-1/metrics.jsonl");
+        FakeRuns.write(metrics, FakeRuns.metricsLine(1, 0.8, 1.0, null, 1, 2) + "\n"
+                + "{\"round\":2,\"sigma\":0.9,\n");
+        ReportInputException error = assertThrows(ReportInputException.class,
+                () -> Report.write(List.of(runs), runs));
+        assertEquals(metrics, error.file());
+        assertEquals(2, error.line());
+        assertTrue(error.getMessage().startsWith(metrics + ":2: not valid JSON"), error.getMessage());
+    }
+
+    @Test
+    void metricsLineWithoutRoundOrWithTextForANumberIsRefused() {
+        Path run = FakeRuns.run(dir.resolve("run"), "sst2", "iid", "fedbpt", 1, 0.5, 2, 2, 0.7, true);
+        Path metrics = run.resolve("metrics.jsonl");
+        FakeRuns.write(metrics, "\n{\"sigma\":1.0}\n");
+        ReportInputException noRound = assertThrows(ReportInputException.class,
+                () -> Report.write(List.of(run), run));
+        assertTrue(noRound.getMessage().equals(metrics + ":2: no \"round\" field"), noRound.getMessage());
+
+        FakeRuns.write(metrics, "{\"round\":1,\"sigma\":\"big\"}\n");
+        ReportInputException text = assertThrows(ReportInputException.class, () -> Report.write(List.of(run), run));
+        assertTrue(text.getMessage().startsWith(metrics + ":1: \"sigma\" must be a number"), text.getMessage());
+    }
+
+    @Test
+    void perturbationRateSweepGetsItsOwnSeriesAndAnAblationTable() throws IOException {
+        Path sweep = dir.resolve("sweep");
+        FakeRuns.run(sweep.resolve("rp0.1-s1"), "sst2", "dirichlet", "fedbpt", 1, 0.1, 4, 4, 0.60, true);
+        FakeRuns.run(sweep.resolve("rp0.1-s2"), "sst2", "dirichlet", "fedbpt", 2, 0.1, 4, 4, 0.64, true);
+        FakeRuns.run(sweep.resolve("rp0.5-s1"), "sst2", "dirichlet", "fedbpt", 1, 0.5, 4, 4, 0.70, true);
+        FakeRuns.run(sweep.resolve("rp0.5-s2"), "sst2", "dirichlet", "fedbpt", 2, 0.5, 4, 4, 0.74, true);
+        Path out = dir.resolve("out");
+        Report.write(List.of(sweep), out);
+        String markdown = Files.readString(out.resolve("results.md"), StandardCharsets.UTF_8);
+
+        // 0.60, 0.64 -> 0.62 ± sqrt(2 * 0.02^2 / 1) = 0.0283; likewise 0.72 ± 0.0283.
+        assertTrue(markdown.contains("| sst2 | dirichlet | fedbpt | 0.1 | 0.6200 ± 0.0283 | 2 | 4 | 0.6900 |"),
+                markdown);
+        assertTrue(markdown.contains("| sst2 | dirichlet | fedbpt | 0.5 | 0.7200 ± 0.0283 | 2 | 4 | 0.6900 |"),
+                markdown);
+        assertTrue(markdown.contains("## Final test accuracy by r_p (search.perturbation-rate)"), markdown);
+        assertTrue(markdown.contains("| task | split | method | r_p = 0.1 | r_p = 0.5 |"), markdown);
+        assertTrue(markdown.contains("| sst2 | dirichlet | fedbpt | 0.6200 ± 0.0283 (n=2) | 0.7200 ± 0.0283 (n=2) |"),
+                markdown);
+        String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
+        assertTrue(html.contains("src=\"plots/sst2_dirichlet_accuracy.png\""), html);
+    }
+
+    @Test
+    void baselineWithAFinalAccuracyOnlyIsReported() throws IOException {
+        Path runs = sweep();
+        Path baseline = runs.resolve("zero-shot/seed-1");
+        FakeRuns.write(baseline.resolve("config.conf"), FakeRuns.config("sst2", "iid", "zero-shot", 1, 0.5, 0));
+        FakeRuns.write(baseline.resolve("metrics.jsonl"), "");
+        FakeRuns.write(baseline.resolve("result.json"), "{\"method\":\"zero-shot\",\"final_accuracy\":0.69}\n");
+        Path centralised = runs.resolve("centralised/seed-1");
+        FakeRuns.write(centralised.resolve("config.conf"), FakeRuns.config("sst2", "iid", "centralised-bbt", 1, 0.5, 0));
+        FakeRuns.write(centralised.resolve("result.json"), "{\"final_accuracy\":0.8,\"zero_shot_accuracy\":0.69}");
+
+        Report.Written written = Report.write(List.of(runs), runs);
+        String markdown = Files.readString(written.markdown(), StandardCharsets.UTF_8);
+        assertEquals(List.of("sst2", "iid", "zero-shot", "0.6900 ± n/a", "1", "0", "n/a"),
+                cells(row(markdown, "zero-shot")));
+        assertEquals(List.of("sst2", "iid", "centralised-bbt", "0.8000 ± n/a", "1", "0", "0.6900"),
+                cells(row(markdown, "centralised-bbt")));
+        assertTrue(markdown.indexOf("| zero-shot |") < markdown.indexOf("| centralised-bbt |"), markdown);
+        assertEquals(4, written.plots().size());
+        assertNotNull(ImageIO.read(runs.resolve("plots/sst2_iid_accuracy.png").toFile()));
+    }
+
+    @Test
+    void aRunFolderItselfIsAnInputAndMissingFoldersAreRefused() throws IOException {
+        Path run = FakeRuns.run(dir.resolve("one"), "ag-news", "dirichlet", "fedbpt", 42, 0.5, 3, 12, 0.5, false);
+        Report.Written written = Report.write(List.of(run), run);
+        assertEquals(1, written.runs());
+        String markdown = Files.readString(written.markdown(), StandardCharsets.UTF_8);
+        assertTrue(markdown.contains("| ag-news | dirichlet | fedbpt | n/a (unfinished) | 1 (1 unfinished) | 3 | n/a |"),
+                markdown);
+        // The report's own folder holds no run, and a second report over the same folder finds the same run.
+        assertEquals(1, Report.write(List.of(run), run).runs());
+
+        Path missing = dir.resolve("nope");
+        ReportInputException error = assertThrows(ReportInputException.class,
+                () -> Report.write(List.of(missing), dir));
+        assertTrue(error.getMessage().contains(missing.toString()) && error.getMessage().contains("no such folder"),
+                error.getMessage());
+
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        ReportInputException none = assertThrows(ReportInputException.class, () -> Report.write(List.of(empty), empty));
+        assertTrue(none.getMessage().contains("no run folders"), none.getMessage());
+        try (Stream<Path> files = Files.list(empty)) {
+            assertEquals(0, files.count(), "nothing is written when there is nothing to report");
+        }
+    }
+
+    @Test
+    void runFolderWithoutConfigIsRefusedByName() {
+        Path run = dir.resolve("bare");
+        FakeRuns.write(run.resolve("result.json"), "{\"final_accuracy\":0.7}");
+        ReportInputException error = assertThrows(ReportInputException.class, () -> Report.write(List.of(run), run));
+        assertTrue(error.getMessage().startsWith(run.resolve("config.conf") + ": missing"), error.getMessage());
+    }
+}
