@@ -6,6 +6,7 @@ import dev.fedbpt.engine.data.Dataset;
 import dev.fedbpt.engine.data.DatasetReaders;
 import dev.fedbpt.engine.data.Example;
 import dev.fedbpt.engine.data.FewShot;
+import dev.fedbpt.engine.data.InContextExamples;
 import dev.fedbpt.engine.data.Partitioner;
 import dev.fedbpt.engine.data.TaskDefinition;
 import dev.fedbpt.engine.data.Tasks;
@@ -23,6 +24,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
+import org.apache.commons.math3.random.RandomGenerator;
 
 /**
  * An experiment's data, ready for the actors: the few-shot training set split over the clients and the test set,
@@ -32,13 +35,23 @@ import java.util.List;
 public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evaluator.TestSet testSet) {
 
     public static ExperimentData prepare(ExperimentConfig config, ScoringModel model) {
-        TaskDefinition task = task(config.data().task());
-        Dataset train = read(config, config.data().train(), task, "fedbpt.data.train");
-        Dataset test = read(config, config.data().test(), task, "fedbpt.data.test");
+        ExperimentConfig.Data data = config.data();
+        TaskDefinition task = task(data.task());
+        Dataset train = read(config, data.train(), task, "fedbpt.data.train");
         long seed = config.experiment().seed();
-        Dataset fewShot = config.data().shotsPerClass() == 0 ? train
-                : FewShot.sample(train, config.data().shotsPerClass(), Rng.of(seed, Purpose.FEW_SHOT));
-        int clients = config.federation().clients();
+        boolean onDev = data.evalSplit() == ExperimentConfig.EvalSplit.DEV;
+        if (onDev && data.shotsPerClass() == 0) {
+            throw new ConfigError("fedbpt.data.eval-split", "dev is drawn from the train file beside the few-shot "
+                    + "set, so it needs data.shots-per-class > 0 (0 means the whole train file is training data)");
+        }
+        FewShot.TrainDev drawn = data.shotsPerClass() == 0 ? new FewShot.TrainDev(train, train)
+                : FewShot.trainDev(train, data.shotsPerClass(), onDev ? data.devPerClass() : 0,
+                        Rng.of(seed, Purpose.FEW_SHOT));
+        Dataset fewShot = drawn.train();
+        Dataset evaluation = onDev ? drawn.dev() : read(config, data.test(), task, "fedbpt.data.test");
+        // Centralised BBT is the reference point: one client holding all the training data.
+        int clients = config.experiment().method() == ExperimentConfig.Method.CENTRALISED_BBT ? 1
+                : config.federation().clients();
         if (fewShot.size() < clients) {
             throw new ConfigError("fedbpt.federation.clients", clients + " clients but only " + fewShot.size()
                     + " training examples: every client needs at least one");
@@ -53,13 +66,32 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         for (List<Example> part : parts) {
             localData.add(tokenise(part, task, model, useTemplate));
         }
-        List<Example> testExamples = test.examples();
-        if (config.data().testLimit() > 0 && testExamples.size() > config.data().testLimit()) {
-            testExamples = testExamples.subList(0, config.data().testLimit());
+        List<Example> testExamples = evaluation.examples();
+        if (data.testLimit() > 0 && testExamples.size() > data.testLimit()) {
+            testExamples = testExamples.subList(0, data.testLimit());
+        }
+        if (config.experiment().method() == ExperimentConfig.Method.ICL) {
+            testExamples = withDemonstrations(testExamples, fewShot, data.iclExamples(), task, model,
+                    Rng.of(seed, Purpose.FEW_SHOT, 1));
         }
         LocalData testData = tokenise(testExamples, task, model, useTemplate);
         return new ExperimentData(task, List.copyOf(localData),
                 new Evaluator.TestSet(testData.tokenIds(), testData.labels()));
+    }
+
+    /** Each example's text preceded by the same demonstrations, as many as fit the model. */
+    private static List<Example> withDemonstrations(List<Example> examples, Dataset train, int k,
+                                                    TaskDefinition task, ScoringModel model,
+                                                    RandomGenerator rng) {
+        List<Example> demonstrations = InContextExamples.select(train, k, rng);
+        // A row of exactly the limit may have been cut by encode, so only shorter ones count as fitting.
+        Predicate<String> fits = text -> model.encode(text).length < model.maxRowTokens();
+        List<Example> out = new ArrayList<>(examples.size());
+        for (Example example : examples) {
+            out.add(new Example(InContextExamples.prepend(demonstrations, task, example.text(), fits),
+                    example.label()));
+        }
+        return out;
     }
 
     private static LocalData tokenise(List<Example> examples, TaskDefinition task, ScoringModel model,

@@ -32,7 +32,6 @@ import java.util.function.Consumer;
  */
 public final class ExperimentRunner {
     static final int MAX_BATCH_RETRIES = 3;
-    static final String CONFIG_FILE = "config.conf";
 
     /** {@code badInput}: the failure is the user's input (e.g. a damaged journal), not a crash of the run. */
     public record Outcome(RunOutputs outputs, String failure, boolean badInput) {
@@ -50,8 +49,8 @@ public final class ExperimentRunner {
 
     public static Outcome run(ExperimentConfig config, Path runDirectory, ModelFactory models, FaultInjector faults,
                               Consumer<String> progress) {
-        storeConfiguration(config, runDirectory);
-        JournalSchema.open(runDirectory, config.canonicalHash());
+        String experimentHash = RunFolder.claim(runDirectory, config);
+        JournalSchema.open(runDirectory, experimentHash);
         List<ScoringModel> sessions = new ArrayList<>();
         try {
             for (int i = 0; i < config.pool().workers(); i++) {
@@ -64,7 +63,7 @@ public final class ExperimentRunner {
                     data.testSet().labels().length, config.experiment().method()));
             RunOutputs outputs = new RunOutputs(runDirectory, config, progress);
             List<RowScorer> scorers = sessions.stream().<RowScorer>map(model -> model::score).toList();
-            Behavior<Void> guardian = guardian(config, data, new Vocabulary(first.vocabularySize(),
+            Behavior<Void> guardian = guardian(config, experimentHash, data, new Vocabulary(first.vocabularySize(),
                     first.specialTokenIds()), scorers, faults, outputs);
             Config akka = JournalSettings.forRunDirectory(runDirectory).withFallback(ConfigFactory.load());
             ActorSystem<Void> system = ActorSystem.create(guardian, "fedbpt", akka);
@@ -90,7 +89,7 @@ public final class ExperimentRunner {
         }
     }
 
-    private static Behavior<Void> guardian(ExperimentConfig config, ExperimentData data, Vocabulary vocabulary,
+    private static Behavior<Void> guardian(ExperimentConfig config, String experimentHash, ExperimentData data, Vocabulary vocabulary,
                                            List<RowScorer> scorers, FaultInjector faults, RunOutputs outputs) {
         return Behaviors.setup(context -> {
             var poolSettings = new InferencePool.Settings(config.pool().maxBatchRows(),
@@ -103,7 +102,8 @@ public final class ExperimentRunner {
                 clients.add(context.spawn(ClientActor.create(new ClientActor.Setup(id, data.clients().get(id),
                         vocabulary, search, config.experiment().seed(), pool, faults)), "client-" + id));
             }
-            ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(serverSettings(config),
+            ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
+                    serverSettings(config, experimentHash, clients.size()),
                     strategy(config), clients, pool, data.testSet(), faults, outputs), "server");
             context.watch(server);
             return Behaviors.receive(Void.class)
@@ -112,10 +112,12 @@ public final class ExperimentRunner {
         });
     }
 
-    static ServerActor.Settings serverSettings(ExperimentConfig config) {
-        return new ServerActor.Settings(config.canonicalHash(), config.experiment().seed(),
-                config.search().dimension(), config.search().sigma0(), config.experiment().rounds(),
-                config.experiment().evalEvery(), config.federation().clients(), config.federation().sampleFraction(),
+    /** Baselines that only evaluate (zero-shot, in-context learning) run no rounds. */
+    static ServerActor.Settings serverSettings(ExperimentConfig config, String experimentHash, int population) {
+        int rounds = config.experiment().method().tunes() ? config.experiment().rounds() : 0;
+        return new ServerActor.Settings(experimentHash, config.experiment().seed(),
+                config.search().dimension(), config.search().sigma0(), rounds,
+                config.experiment().evalEvery(), population, config.federation().sampleFraction(),
                 config.federation().quorum(), config.federation().roundDeadline(), config.federation().maxAttempts(),
                 config.persistence().snapshotEvery());
     }
@@ -131,30 +133,9 @@ public final class ExperimentRunner {
                 case PAPER_EQ6 -> FedBptStrategy.StepRule.PAPER_EQ6;
                 case REFERENCE_CODE -> FedBptStrategy.StepRule.REFERENCE_CODE;
             }, config.search().population(), config.search().localIterations());
-            case FEDAVG_BBT -> new FedAvgBbtStrategy();
+            // Centralised BBT: FedAvg-BBT over its single client hands the client's whole CMA-ES state on, so the
+            // rounds chain into one local search. Zero-shot and ICL run no rounds; the strategy is never used.
+            case FEDAVG_BBT, CENTRALISED_BBT, ZERO_SHOT, ICL -> new FedAvgBbtStrategy();
         };
-    }
-
-    /**
-     * Writes the resolved configuration into a new run folder, or checks that an existing folder belongs to the
-     * same configuration: a run folder never silently changes experiment.
-     */
-    static void storeConfiguration(ExperimentConfig config, Path runDirectory) {
-        Path stored = runDirectory.resolve(CONFIG_FILE);
-        try {
-            Files.createDirectories(runDirectory);
-            if (Files.exists(stored)) {
-                String existing = Files.readString(stored, StandardCharsets.UTF_8);
-                if (!existing.equals(config.resolvedHocon())) {
-                    throw new ConfigError(null, "run folder " + runDirectory + " holds another experiment ("
-                            + stored + " differs); use `fedbpt resume " + runDirectory
-                            + "` to continue it, or choose another --out");
-                }
-                return;
-            }
-            RunOutputs.writeAtomically(stored, config.resolvedHocon());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot prepare run folder " + runDirectory, e);
-        }
     }
 }

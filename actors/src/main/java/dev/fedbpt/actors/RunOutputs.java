@@ -79,7 +79,9 @@ public final class RunOutputs implements RunListener {
 
     @Override
     public void onZeroShot(double accuracy) {
-        progress.accept(String.format(Locale.ROOT, "zero-shot accuracy %.4f (no prompt)", accuracy));
+        progress.accept(config.experiment().method() == ExperimentConfig.Method.ICL
+                ? String.format(Locale.ROOT, "in-context accuracy %.4f (demonstrations, no prompt)", accuracy)
+                : String.format(Locale.ROOT, "zero-shot accuracy %.4f (no prompt)", accuracy));
     }
 
     @Override
@@ -132,9 +134,13 @@ public final class RunOutputs implements RunListener {
         result.put("step_rule", config.search().stepRule().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         result.put("seed", config.experiment().seed());
         result.put("rounds_completed", state.roundsCompleted());
-        result.put("zero_shot_accuracy", state.zeroShotAccuracy());
+        boolean icl = config.experiment().method() == ExperimentConfig.Method.ICL;
+        // An ICL run's round-0 evaluation scores the inputs with their demonstrations: not the zero-shot baseline.
+        result.put("zero_shot_accuracy", icl ? null : state.zeroShotAccuracy());
         List<RoundSummary> rounds = state.rounds();
-        result.put("final_accuracy", rounds.isEmpty() ? null : rounds.get(rounds.size() - 1).testAccuracy());
+        result.put("final_accuracy", rounds.isEmpty() ? state.zeroShotAccuracy()
+                : rounds.get(rounds.size() - 1).testAccuracy());
+        result.put("eval_split", config.data().evalSplit().name().toLowerCase(Locale.ROOT));
         result.put("final_sigma", state.global().cmaes().sigma());
         result.put("global_mean_sha256", Digests.sha256(state.global().cmaes().mean()));
         result.put("config_hash", config.canonicalHash());

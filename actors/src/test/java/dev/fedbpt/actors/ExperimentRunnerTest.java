@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -106,5 +107,21 @@ class ExperimentRunnerTest {
                 () -> TestRuns.run(TestRuns.config("experiment.seed=99"), dir, FaultInjector.NONE));
         assertTrue(error.getMessage().contains("holds another experiment"), error.getMessage());
         assertNotNull(TestRuns.result(dir));
+    }
+
+    @Test
+    void aRunFolderStoredBeforeNewKeysExistedIsContinuedWithTheirDefaults() throws Exception {
+        ExperimentConfig config = TestRuns.config();
+        // As written by an older fedbpt that knew no faults section.
+        String older = config.resolvedHocon().replaceAll("(?s)\\n\\s*faults\\s*\\{[^}]*}", "");
+        assertTrue(older.length() < config.resolvedHocon().length() && !older.contains("client-drop-rate"));
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(RunFolder.CONFIG_FILE), older);
+        assertTrue(TestRuns.run(config, dir).succeeded());
+        Files.delete(dir.resolve("result.json"));
+        ExperimentRunner.Outcome resumed = TestRuns.run(config, dir);
+        assertTrue(resumed.succeeded(), resumed.failure());
+        assertEquals(older, Files.readString(dir.resolve(RunFolder.CONFIG_FILE)), "the stored file is kept as is");
+        assertTrue(RunFolder.holdsAnotherExperiment(dir, TestRuns.config("experiment.seed=5")));
     }
 }

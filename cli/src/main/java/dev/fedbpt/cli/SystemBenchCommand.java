@@ -114,6 +114,11 @@ final class SystemBenchCommand implements Callable<Integer> {
         }
 
         @Override
+        public int maxRowTokens() {
+            return delegate.maxRowTokens();
+        }
+
+        @Override
         public int vocabularySize() {
             return delegate.vocabularySize();
         }

@@ -107,7 +107,8 @@ class MainTest {
         Path run = unfinishedRun();
         Path journal = run.resolve("journal.mv.db");
         byte[] bytes = Files.readAllBytes(journal);
-        Files.write(journal, Arrays.copyOf(bytes, bytes.length / 2)); // as if the disk filled up mid-write
+        Arrays.fill(bytes, 0, 8192, (byte) 0x5A); // both copies of the store header overwritten
+        Files.write(journal, bytes);
         Map<String, String> before = contents(run);
         assertEquals(Main.BAD_INPUT, Main.execute("resume", run.toString()), stderr());
         assertTrue(stderr().contains("journal"), stderr());

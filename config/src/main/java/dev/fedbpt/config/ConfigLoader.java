@@ -116,7 +116,10 @@ public final class ConfigLoader {
                 r.intIn("data.shots-per-class", 0, 1_000_000),
                 r.enumValue("data.split", ExperimentConfig.Split.class),
                 r.doubleIn("data.dirichlet-alpha", 1e-6, 1e6),
-                r.intIn("data.test-limit", 0, Integer.MAX_VALUE));
+                r.intIn("data.test-limit", 0, Integer.MAX_VALUE),
+                r.enumValue("data.eval-split", ExperimentConfig.EvalSplit.class),
+                r.intIn("data.dev-per-class", 1, 1_000_000),
+                r.intIn("data.icl-examples", 1, 64));
         var federation = new ExperimentConfig.Federation(
                 r.intIn("federation.clients", 1, 10_000_000),
                 r.doubleIn("federation.sample-fraction", 1e-9, 1.0),

@@ -35,7 +35,16 @@ public record ExperimentConfig(
         }
     }
 
-    public enum Method { FEDBPT, FEDAVG_BBT }
+    public enum Method {
+        FEDBPT, FEDAVG_BBT, ZERO_SHOT, ICL, CENTRALISED_BBT;
+
+        /** Whether the method tunes a prompt over rounds (the others only evaluate). */
+        public boolean tunes() {
+            return this != ZERO_SHOT && this != ICL;
+        }
+    }
+
+    public enum EvalSplit { TEST, DEV }
 
     public enum Split { IID, DIRICHLET }
 
@@ -48,7 +57,8 @@ public record ExperimentConfig(
     public record Experiment(String name, long seed, Method method, int rounds, int evalEvery) {}
 
     public record Data(String task, String dir, String train, String test, String format, int shotsPerClass,
-                       Split split, double dirichletAlpha, int testLimit) {}
+                       Split split, double dirichletAlpha, int testLimit, EvalSplit evalSplit, int devPerClass,
+                       int iclExamples) {}
 
     public record Federation(int clients, double sampleFraction, double quorum, Duration roundDeadline,
                              int maxAttempts) {}

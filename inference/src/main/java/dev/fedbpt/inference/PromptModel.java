@@ -281,6 +281,7 @@ public final class PromptModel implements ScoringModel {
     }
 
     /** Longest row (token ids incl. [CLS]/[SEP]) that fits with the prompt in the position table. */
+    @Override
     public int maxRowTokens() {
         return maxPositions - promptSpec.promptLength();
     }

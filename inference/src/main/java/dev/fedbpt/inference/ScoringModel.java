@@ -10,6 +10,11 @@ public interface ScoringModel extends AutoCloseable {
     /** Token ids of {@code text} with the model's special tokens ([CLS] ... [SEP]). */
     int[] encode(String text);
 
+    /** Longest row {@link #encode} returns: longer texts are cut to it. */
+    default int maxRowTokens() {
+        return Integer.MAX_VALUE;
+    }
+
     int vocabularySize();
 
     /** Ids that perturbation must never replace nor draw as replacements. */

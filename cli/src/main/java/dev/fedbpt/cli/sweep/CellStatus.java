@@ -1,9 +1,7 @@
 package dev.fedbpt.cli.sweep;
 
+import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.config.ExperimentConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -19,19 +17,12 @@ public enum CellStatus {
     /** The folder holds another experiment (its config.conf differs): the sweep file or --set changed since. */
     CHANGED;
 
-    static final String CONFIG_FILE = "config.conf";
     static final String RESULT_FILE = "result.json";
     static final String JOURNAL_FILE = "journal.mv.db";
 
     public static CellStatus of(Path folder, ExperimentConfig config) {
-        Path stored = folder.resolve(CONFIG_FILE);
-        try {
-            if (Files.isRegularFile(stored)
-                    && !Files.readString(stored, StandardCharsets.UTF_8).equals(config.resolvedHocon())) {
-                return CHANGED;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + stored, e);
+        if (RunFolder.holdsAnotherExperiment(folder, config)) {
+            return CHANGED;
         }
         if (Files.isRegularFile(folder.resolve(RESULT_FILE))) {
             return FINISHED;

@@ -1,0 +1,66 @@
+package dev.fedbpt.actors;
+
+import dev.fedbpt.config.ConfigError;
+import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.ExperimentConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A run folder belongs to one experiment: the configuration stored in its {@code config.conf} when it started. A
+ * later fedbpt that knows more configuration keys still continues it (the new keys take their defaults), but a
+ * configuration that differs in any setting is refused, so a run folder never silently changes experiment.
+ */
+public final class RunFolder {
+    public static final String CONFIG_FILE = "config.conf";
+
+    private RunFolder() {}
+
+    /** Whether {@code directory} already holds an experiment whose settings differ from {@code config}'s. */
+    public static boolean holdsAnotherExperiment(Path directory, ExperimentConfig config) {
+        Path stored = directory.resolve(CONFIG_FILE);
+        if (!Files.isRegularFile(stored)) {
+            return false;
+        }
+        try {
+            return !ConfigLoader.load(stored, List.of()).resolvedHocon().equals(config.resolvedHocon());
+        } catch (ConfigError unreadable) {
+            return true; // e.g. a key this version no longer knows
+        }
+    }
+
+    /**
+     * Stores the configuration in a new run folder, or checks that an existing folder holds the same experiment;
+     * returns the experiment's identity, the SHA-256 of the stored file, which the journal records.
+     */
+    static String claim(Path directory, ExperimentConfig config) {
+        Path stored = directory.resolve(CONFIG_FILE);
+        try {
+            Files.createDirectories(directory);
+            if (!Files.exists(stored)) {
+                RunOutputs.writeAtomically(stored, config.resolvedHocon());
+            } else if (holdsAnotherExperiment(directory, config)) {
+                throw new ConfigError(null, "run folder " + directory + " holds another experiment (" + stored
+                        + " differs); use `fedbpt resume " + directory + "` to continue it, or choose another --out");
+            }
+            return sha256(Files.readAllBytes(stored));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare run folder " + directory, e);
+        }
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+}
