@@ -6,17 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** `fedbpt sweep` end to end on the synthetic model: run, skip finished cells, resume a stopped one. */
@@ -24,10 +21,9 @@ class SweepCommandTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream originalOut;
-    private PrintStream originalErr;
+    @RegisterExtension
+    final ConsoleCapture console = new ConsoleCapture();
+
     private Path sweepFile;
     private Path results;
 
@@ -35,10 +31,6 @@ class SweepCommandTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        originalOut = System.out;
-        originalErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         results = dir.resolve("results");
         sweepFile = dir.resolve("tiny.conf");
         Files.writeString(sweepFile, """
@@ -59,19 +51,12 @@ class SweepCommandTest {
                 """.formatted(results.toString().replace("\\", "\\\\")));
     }
 
-    @AfterEach
-    void restore() {
-        System.setOut(originalOut);
-        System.setErr(originalErr);
-    }
-
     private String stdout() {
-        return out.toString(StandardCharsets.UTF_8);
+        return console.stdout();
     }
 
     private int sweep(String... options) {
-        out.reset();
-        err.reset();
+        console.reset();
         List<String> args = new ArrayList<>(List.of("sweep", sweepFile.toString()));
         args.addAll(List.of(options));
         return Main.execute(args.toArray(String[]::new));
@@ -87,7 +72,7 @@ class SweepCommandTest {
 
     @Test
     void runsEveryCellThenSkipsThemAllWhenRunAgain() throws Exception {
-        assertEquals(Main.OK, sweep(), stdout() + err);
+        assertEquals(Main.OK, sweep(), stdout() + console.stderr());
         assertTrue(stdout().contains("4 cells in " + results + ": 0 finished, 0 partial, 4 new"), stdout());
         assertTrue(stdout().contains("cell 3/4 fedavg-bbt-seed1: starting"), stdout());
         assertTrue(stdout().contains("    round   2/2"), stdout());
@@ -110,7 +95,7 @@ class SweepCommandTest {
                 List.of(overrides.get(overrides.size() - 3).asText(), overrides.get(overrides.size() - 2).asText(),
                         overrides.get(overrides.size() - 1).asText()));
 
-        assertEquals(Main.OK, sweep(), stdout() + err);
+        assertEquals(Main.OK, sweep(), stdout() + console.stderr());
         assertTrue(stdout().contains("4 finished, 0 partial, 0 new"), stdout());
         assertEquals(4, stdout().split("finished, skipped", -1).length - 1, stdout());
         for (int i = 0; i < 4; i++) {
@@ -120,17 +105,17 @@ class SweepCommandTest {
 
     @Test
     void aStoppedCellIsResumedAndFinishesWithTheSameResult() throws Exception {
-        assertEquals(Main.OK, sweep("--only", "fedbpt-seed1"), stdout() + err);
+        assertEquals(Main.OK, sweep("--only", "fedbpt-seed1"), stdout() + console.stderr());
         assertTrue(stdout().contains("--only selects 1 of them"), stdout());
         assertFalse(Files.exists(results.resolve("fedbpt-seed2")));
         String sha = new ObjectMapper().readTree(result("fedbpt-seed1")).get("global_mean_sha256").asText();
         Files.delete(results.resolve("fedbpt-seed1").resolve("result.json"));
 
-        assertEquals(Main.OK, sweep("--dry-run"), stdout() + err);
+        assertEquals(Main.OK, sweep("--dry-run"), stdout() + console.stderr());
         assertTrue(stdout().contains("0 finished, 1 partial, 3 new"), stdout());
         assertFalse(Files.exists(results.resolve("fedbpt-seed2")));
 
-        assertEquals(Main.OK, sweep("--only", "seed1"), stdout() + err);
+        assertEquals(Main.OK, sweep("--only", "seed1"), stdout() + console.stderr());
         assertTrue(stdout().contains("cell 1/2 fedbpt-seed1: resuming"), stdout());
         assertEquals(sha, new ObjectMapper().readTree(result("fedbpt-seed1")).get("global_mean_sha256").asText());
         assertEquals("new", index().get("cells").get(1).get("status").asText());
@@ -139,9 +124,9 @@ class SweepCommandTest {
 
     @Test
     void changedSettingsAreRefusedBeforeAnythingRuns() throws Exception {
-        assertEquals(Main.OK, sweep("--only", "fedbpt-seed1"), stdout() + err);
+        assertEquals(Main.OK, sweep("--only", "fedbpt-seed1"), stdout() + console.stderr());
         assertEquals(Main.BAD_INPUT, sweep("--set", "experiment.rounds=3"));
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("hold an experiment with other settings"), err.toString());
+        assertTrue(console.stderr().contains("hold an experiment with other settings"), console.stderr());
         assertFalse(Files.exists(results.resolve("fedbpt-seed2")));
     }
 
@@ -151,9 +136,9 @@ class SweepCommandTest {
                 "{ name = \"method\", key = \"experiment.method\", values = [\"fedbpt\", \"fedavg-bbt\"] }",
                 "{ name = \"data\", values = [{ label = \"missing\", set { data.train = \"/nonexistent/train.tsv\" } }, "
                         + "{ label = \"sample\", set { data.split = \"iid\" } }] }"));
-        assertEquals(Main.FAILURE, sweep("--only", "seed1"), stdout() + err);
-        assertTrue(err.toString(StandardCharsets.UTF_8).contains("cell 1/2 missing-seed1: failed: ")
-                && err.toString(StandardCharsets.UTF_8).contains("/nonexistent/train.tsv"), err.toString());
+        assertEquals(Main.FAILURE, sweep("--only", "seed1"), stdout() + console.stderr());
+        assertTrue(console.stderr().contains("cell 1/2 missing-seed1: failed: ")
+                && console.stderr().contains("/nonexistent/train.tsv"), console.stderr());
         assertTrue(stdout().contains("cell 2/2 sample-seed1: finished: "), stdout());
         assertEquals("failed", index().get("cells").get(0).get("status").asText());
         assertTrue(index().get("cells").get(0).get("failure").asText().contains("/nonexistent/train.tsv"));
@@ -164,7 +149,7 @@ class SweepCommandTest {
     void aBadSweepFileIsBadInputAndRunsNothing() throws Exception {
         Files.writeString(sweepFile, Files.readString(sweepFile).replace("\"fedavg-bbt\"]", "\"fedavg-btt\"]"));
         assertEquals(Main.BAD_INPUT, sweep());
-        String message = err.toString(StandardCharsets.UTF_8);
+        String message = console.stderr();
         assertTrue(message.contains("sweep file " + sweepFile) && message.contains("axis 'method', value 'fedavg-btt'"),
                 message);
         assertFalse(Files.exists(results));
