@@ -13,7 +13,7 @@ class CmaesBenchmarkTest {
     // CMA-ES on sphere d=10 (+12%), Rosenbrock d=10 (+1%), ellipsoid d=40 (+7%) and Rosenbrock d=40 (+3%). Over 15
     // seeds the gaps are sphere10 +8%, rosenbrock10 +4%, ellipsoid40 +9%, rosenbrock40 +3%; ours wins ellipsoid10
     // (-7%) and sphere40 (-2%). No configuration within the standard defaults (tutorial vs pycma c_sigma, c_mu offset,
-    // ln((lambda+1)/2) vs ln(mu+1) weights) wins every row; see the lead's report.
+    // ln((lambda+1)/2) vs ln(mu+1) weights) wins every row; see the README's open work.
     // Second study: an exact clone of Commons Math's update (Hansen & Ros 2010 active CMA, cmaes.m 3.x) has the same
     // distribution as Commons Math (sphere d=10, 60 seeds: mean 1304 vs 1302), and Commons Math's seeds 0..4 are lucky
     // on sphere d=10 (median 1273 vs 1313 over 60 seeds). No standard variant tried (24 on sphere d=10 over 60 seeds)
