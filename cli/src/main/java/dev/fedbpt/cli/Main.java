@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "fedbpt", mixinStandardHelpOptions = true, version = "fedbpt 0.1.0",
         description = "Federated black-box prompt tuning of language models.",
         subcommands = {RunCommand.class, ResumeCommand.class, ModelCheckCommand.class, BenchCommand.class,
-                SweepCommand.class, ReportCommand.class,
+                SweepCommand.class, ReportCommand.class, ChaosCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main {
     public static final int OK = 0;
