@@ -71,6 +71,7 @@ final class SystemBenchCommand implements Callable<Integer> {
             moduleRowsPerSecond = replayRows / ((System.nanoTime() - start) / 1e9);
         }
         double ratio = systemRowsPerSecond / moduleRowsPerSecond;
+        double paddingShare = paddingShare(roundBatches);
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("rounds", rounds);
         result.put("clients", config.federation().clients());
@@ -80,6 +81,7 @@ final class SystemBenchCommand implements Callable<Integer> {
         result.put("system_rows_per_s", systemRowsPerSecond);
         result.put("module_rows_per_s", moduleRowsPerSecond);
         result.put("ratio", ratio);
+        result.put("padding_share", paddingShare);
         if (json) {
             System.out.println(Json.write(result));
         } else {
@@ -88,8 +90,24 @@ final class SystemBenchCommand implements Callable<Integer> {
                     (double) replayRows / Math.max(1, roundBatches.size()));
             System.out.printf(Locale.ROOT, "module alone on the same batches: %.1f rows/s%n", moduleRowsPerSecond);
             System.out.printf(Locale.ROOT, "system / module: %.3f%n", ratio);
+            System.out.printf(Locale.ROOT, "padding: %.1f%% of the tokens in those batches%n", 100 * paddingShare);
         }
         return Main.OK;
+    }
+
+    /** Share of the batches' padded token slots (rows x longest row) that hold padding rather than tokens. */
+    private static double paddingShare(List<List<ScoreRow>> batches) {
+        long slots = 0;
+        long tokens = 0;
+        for (List<ScoreRow> batch : batches) {
+            int longest = 0;
+            for (ScoreRow row : batch) {
+                longest = Math.max(longest, row.tokenIds().length);
+                tokens += row.tokenIds().length;
+            }
+            slots += (long) longest * batch.size();
+        }
+        return slots == 0 ? 0 : 1 - (double) tokens / slots;
     }
 
     private static Path temporaryDirectory() {
