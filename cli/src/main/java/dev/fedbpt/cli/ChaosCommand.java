@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "chaos", mixinStandardHelpOptions = true,
@@ -58,13 +59,13 @@ final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print a JSON list of rows instead of the table.")
     boolean json;
 
-    @Option(names = "--verbose", description = "Log what the actors do.")
-    boolean verbose;
+    @Mixin
+    VerboseOption logging;
 
     @Override
     public Integer call() throws IOException {
-        Logging.configure(verbose);
-        if (!verbose) { // injected faults log a warning each; the table counts them
+        logging.apply();
+        if (!logging.verbose) { // injected faults log a warning each; the table counts them
             ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.ERROR);
         }
         if (trials < 1) {

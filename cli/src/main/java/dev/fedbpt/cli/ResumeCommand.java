@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -17,12 +18,12 @@ final class ResumeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "DIR", description = "The run folder.")
     Path directory;
 
-    @Option(names = "--verbose", description = "Log what the actors do.")
-    boolean verbose;
+    @Mixin
+    VerboseOption logging;
 
     @Override
     public Integer call() throws java.io.IOException {
-        Logging.configure(verbose);
+        logging.apply();
         Path stored = directory.resolve("config.conf");
         if (!Files.isRegularFile(stored)) {
             throw new ConfigError(null, directory + " is not a fedbpt run folder (no config.conf)");

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
@@ -29,12 +30,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Run folder (default: runs/<time>).")
     Path out;
 
-    @Option(names = "--verbose", description = "Log what the actors do.")
-    boolean verbose;
+    @Mixin
+    VerboseOption logging;
 
     @Override
     public Integer call() {
-        Logging.configure(verbose);
+        logging.apply();
         List<String> all = new ArrayList<>(overrides);
         if (rounds != null) {
             all.add("experiment.rounds=" + rounds);

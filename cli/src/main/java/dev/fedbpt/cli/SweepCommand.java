@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -48,12 +49,12 @@ final class SweepCommand implements Callable<Integer> {
             description = "Folder of the cells (default: the sweep file's sweep.out, relative to the working directory).")
     Path out;
 
-    @Option(names = "--verbose", description = "Log what the actors do.")
-    boolean verbose;
+    @Mixin
+    VerboseOption logging;
 
     @Override
     public Integer call() {
-        Logging.configure(verbose);
+        logging.apply();
         SweepFile sweep = SweepFile.read(file);
         SweepPlan plan = SweepPlan.validate(sweep, out != null ? out : sweep.out(), overrides);
         List<Cell> selected = plan.select(only);
