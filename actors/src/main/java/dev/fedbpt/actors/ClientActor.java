@@ -46,7 +46,8 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
 
     /** Everything a client needs that does not change between rounds. */
     public record Setup(int clientId, LocalData data, Vocabulary vocabulary, ClientSearchConfig search,
-                        long experimentSeed, ActorRef<InferencePool.Command> pool, FaultInjector faults) {}
+                        long experimentSeed, ActorRef<InferencePool.Command> pool, FaultInjector faults,
+                        SharedStart start) {}
 
     private static final Duration BUSY_RETRY = Duration.ofMillis(20);
 
@@ -110,7 +111,7 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
                     setup.clientId(), train.round(), train.attempt());
             return this;
         }
-        job = new Job(train, new ClientSearch(train.global().cmaes(), setup.search(), setup.data(),
+        job = new Job(train, new ClientSearch(setup.start().of(train.global()), setup.search(), setup.data(),
                 setup.vocabulary(), setup.experimentSeed(), train.global().round(), setup.clientId()), fault);
         advance();
         return this;

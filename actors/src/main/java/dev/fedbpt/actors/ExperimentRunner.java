@@ -97,10 +97,11 @@ public final class ExperimentRunner {
                     MAX_BATCH_RETRIES);
             ActorRef<InferencePool.Command> pool = context.spawn(InferencePool.create(poolSettings, scorers, faults), "pool");
             ClientSearchConfig search = searchConfig(config);
+            SharedStart start = new SharedStart(search);
             List<ActorRef<ClientActor.Command>> clients = new ArrayList<>();
             for (int id = 0; id < data.clients().size(); id++) {
                 clients.add(context.spawn(ClientActor.create(new ClientActor.Setup(id, data.clients().get(id),
-                        vocabulary, search, config.experiment().seed(), pool, faults)), "client-" + id));
+                        vocabulary, search, config.experiment().seed(), pool, faults, start)), "client-" + id));
             }
             ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
                     serverSettings(config, experimentHash, clients.size()),

@@ -27,6 +27,16 @@ public final class ClientSearch {
 
     public ClientSearch(CmaesState start, ClientSearchConfig config, LocalData data, Vocabulary vocabulary,
                         long experimentSeed, int round, int clientId) {
+        this(start == null || config == null ? null : startingPoint(start, config), config, data, vocabulary,
+                experimentSeed, round, clientId);
+    }
+
+    /**
+     * Starts from a copy of {@code start}, a CMA-ES built from the global state with {@link #startingPoint}: clients
+     * of one round may share one (already decomposed) instance and each gets its own copy.
+     */
+    public ClientSearch(Cmaes start, ClientSearchConfig config, LocalData data, Vocabulary vocabulary,
+                        long experimentSeed, int round, int clientId) {
         if (start == null || config == null || data == null || vocabulary == null) {
             throw new IllegalArgumentException("start, config, data and vocabulary must not be null");
         }
@@ -39,9 +49,18 @@ public final class ClientSearch {
         this.seed = experimentSeed;
         this.round = round;
         this.clientId = clientId;
-        this.cmaes = new Cmaes(start, CmaesParameters.standard(start.dimension(), config.populationSize()));
+        if (!start.parameters().equals(CmaesParameters.standard(start.parameters().dimension(),
+                config.populationSize()))) {
+            throw new IllegalArgumentException("start was not built by ClientSearch.startingPoint for this config");
+        }
+        this.cmaes = start.copy();
         this.sigmas = new double[config.iterations()];
         this.pending = prepareIteration();
+    }
+
+    /** The local CMA-ES every client search of a round starts from: the global state with the local parameters. */
+    public static Cmaes startingPoint(CmaesState global, ClientSearchConfig config) {
+        return new Cmaes(global, CmaesParameters.standard(global.dimension(), config.populationSize()));
     }
 
     /** The current pending step (the same object until {@link #onScores} is called). */

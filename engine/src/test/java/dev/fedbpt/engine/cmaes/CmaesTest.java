@@ -186,4 +186,28 @@ class CmaesTest {
         assertEquals(Math.sqrt(10) * (1 - 1 / 40.0 + 1 / 2100.0), p.chiN(), 1e-12);
         assertNotEquals(p, CmaesParameters.standard(10, 12));
     }
+
+    @Test
+    void aCopyOfAPreparedInstanceBehavesBitForBitLikeAFreshOneFromTheSameState() {
+        int n = 12;
+        Cmaes evolved = new Cmaes(CmaesState.initial(new double[n], 0.8), CmaesParameters.standard(n, 6));
+        for (int g = 0; g < 5; g++) { // a non-diagonal covariance, as FedBPT's global state has after round 1
+            double[][] xs = evolved.ask(Rng.of(3, Purpose.PROBE, g));
+            evolved.tell(xs, Arrays.stream(xs).mapToDouble(x -> x[0] * x[0] + 3 * x[1] * x[1]).toArray());
+        }
+        CmaesState start = evolved.state();
+        Cmaes prepared = new Cmaes(start, CmaesParameters.standard(n, 6)).prepared();
+        Cmaes copy = prepared.copy();
+        Cmaes fresh = new Cmaes(start, CmaesParameters.standard(n, 6));
+        for (int g = 0; g < 4; g++) {
+            double[][] a = copy.ask(Rng.of(9, Purpose.PROBE, g));
+            double[][] b = fresh.ask(Rng.of(9, Purpose.PROBE, g));
+            assertTrue(Arrays.deepEquals(a, b), "generation " + g);
+            double[] f = Arrays.stream(a).mapToDouble(x -> Math.abs(x[2])).toArray();
+            copy.tell(a, f);
+            fresh.tell(b, f);
+        }
+        assertEquals(fresh.state(), copy.state());
+        assertEquals(start, prepared.state(), "copies never write into the instance they came from");
+    }
 }
