@@ -31,7 +31,7 @@ public final class Tables {
             row.add(zeroShot(series.zeroShotAccuracy()));
             rows.add(row);
         }
-        return new Table("Final test accuracy", header, rows);
+        return new Table("Final " + evaluationSplit(grouping) + " accuracy", header, rows);
     }
 
     /**
@@ -66,10 +66,22 @@ public final class Tables {
                 values.forEach(value -> row.add(byValue.getOrDefault(value, "")));
                 rows.add(row);
             });
-            String title = "Final test accuracy by " + name + (name.equals(key) ? "" : " (" + key + ")");
+            String title = "Final " + evaluationSplit(grouping) + " accuracy by " + name + (name.equals(key) ? "" : " (" + key + ")");
             tables.add(new Table(title, header, rows));
         }
         return tables;
+    }
+
+    /**
+     * What the accuracies were measured on ({@code data.eval-split}): "test", "dev" (a development split drawn from
+     * the train file), or both named when the runs differ.
+     */
+    static String evaluationSplit(Grouping grouping) {
+        TreeSet<String> splits = new TreeSet<>();
+        for (Series series : grouping.series()) {
+            series.runs().forEach(run -> splits.add(run.settings().getOrDefault("data.eval-split", "test")));
+        }
+        return splits.isEmpty() ? "test" : String.join("/", splits);
     }
 
     /** "mean ± std" over the finished seeds; "± n/a" with one seed; "n/a" without a final accuracy. */
