@@ -195,4 +195,19 @@ class ReportTest {
         ReportInputException error = assertThrows(ReportInputException.class, () -> Report.write(List.of(run), run));
         assertTrue(error.getMessage().startsWith(run.resolve("config.conf") + ": missing"), error.getMessage());
     }
+
+    @Test
+    void tablesNameTheSplitTheAccuraciesWereMeasuredOn() throws IOException {
+        Path runs = dir.resolve("dev-study");
+        Path run = runs.resolve("fedbpt-prompt5");
+        FakeRuns.run(run, "sst2", "iid", "fedbpt", 1, 0.5, 4, 4, 0.74, true);
+        Path config = run.resolve(RunFolder.CONFIG_FILE);
+        Files.writeString(config, Files.readString(config).replace("shots-per-class = 16",
+                "shots-per-class = 16\n        eval-split = \"dev\""));
+        String markdown = Files.readString(Report.write(List.of(runs), runs).markdown(), StandardCharsets.UTF_8);
+        assertTrue(markdown.contains("## Final dev accuracy"), markdown);
+        String test = Files.readString(Report.write(List.of(sweep()), dir.resolve("out")).markdown(),
+                StandardCharsets.UTF_8);
+        assertTrue(test.contains("## Final test accuracy"), test);
+    }
 }
