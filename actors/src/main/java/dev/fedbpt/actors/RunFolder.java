@@ -40,7 +40,7 @@ public final class RunFolder {
      * Stores the configuration in a new run folder, or checks that an existing folder holds the same experiment;
      * returns the experiment's identity, the SHA-256 of the stored file, which the journal records.
      */
-    static String claim(Path directory, ExperimentConfig config) {
+    public static String claim(Path directory, ExperimentConfig config) {
         Path stored = directory.resolve(CONFIG_FILE);
         try {
             Files.createDirectories(directory);

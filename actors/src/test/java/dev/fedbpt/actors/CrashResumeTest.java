@@ -37,10 +37,10 @@ class CrashResumeTest {
      */
     @Test
     void killedAndResumedRunUnderInjectedFaultsEndsWithTheUninterruptedHash() throws Exception {
-        String[] contentFaults = concat(LONGER, "faults.client-drop-rate=0.2", "faults.client-crash-rate=0.1",
+        String[] contentFaults = TestRuns.concat(LONGER, "faults.client-drop-rate=0.2", "faults.client-crash-rate=0.1",
                 "faults.score-corruption-rate=0.01", "federation.round-deadline=2s");
         String expected = uninterruptedHash(contentFaults);
-        String[] underFire = concat(contentFaults, "faults.worker-crash-rate=0.2");
+        String[] underFire = TestRuns.concat(contentFaults, "faults.worker-crash-rate=0.2");
         assertEquals(expected, killRepeatedlyAndResume(underFire, 20261123L));
         long faults = TestRuns.result(dir.resolve("killed")).get("faults_injected").asLong();
         assertTrue(faults > 0, "faults were injected: " + faults);
@@ -75,12 +75,6 @@ class CrashResumeTest {
         assertTrue(killedMidRun > 0, "no kill landed before the run finished; make the run longer");
         assertEquals(ROUNDS, TestRuns.metrics(killed).size(), "metrics.jsonl must have one line per round, no duplicates");
         return TestRuns.result(killed).get("global_mean_sha256").asText();
-    }
-
-    private static String[] concat(String[] base, String... more) {
-        List<String> all = new ArrayList<>(List.of(base));
-        all.addAll(List.of(more));
-        return all.toArray(String[]::new);
     }
 
     private static Process start(Path directory, String[] overrides) throws IOException {

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.fedbpt.config.ExperimentConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +25,7 @@ class FaultInjectionTest {
         ExperimentConfig faulty = TestRuns.config(CONTENT_FAULTS);
         assertTrue(TestRuns.run(faulty, dir.resolve("a")).succeeded());
         assertTrue(TestRuns.run(faulty, dir.resolve("b")).succeeded());
-        String[] withWorkerCrashes = append(CONTENT_FAULTS, "faults.worker-crash-rate=0.3");
+        String[] withWorkerCrashes = TestRuns.concat(CONTENT_FAULTS, "faults.worker-crash-rate=0.3");
         ExperimentRunner.Outcome crashing = TestRuns.run(TestRuns.config(withWorkerCrashes), dir.resolve("c"));
         assertTrue(crashing.succeeded(), crashing.failure());
 
@@ -84,11 +83,5 @@ class FaultInjectionTest {
 
     private static long sum(Path run, String fault) {
         return TestRuns.metrics(run).stream().mapToLong(line -> line.get("faults").get(fault).asLong()).sum();
-    }
-
-    private static String[] append(String[] base, String... more) {
-        String[] all = Arrays.copyOf(base, base.length + more.length);
-        System.arraycopy(more, 0, all, base.length, more.length);
-        return all;
     }
 }

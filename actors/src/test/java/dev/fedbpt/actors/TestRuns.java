@@ -33,6 +33,13 @@ final class TestRuns {
         return ConfigLoader.load(null, overrides);
     }
 
+    /** {@code base} followed by {@code more}: override lists built on one another. */
+    static String[] concat(String[] base, String... more) {
+        List<String> all = new ArrayList<>(List.of(base));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
     /** Runs with the faults the configuration asks for. */
     static ExperimentRunner.Outcome run(ExperimentConfig config, Path directory) {
         return ExperimentRunner.run(config, directory, new ConfiguredModels(), line -> {});

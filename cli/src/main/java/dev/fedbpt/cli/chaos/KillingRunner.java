@@ -1,5 +1,6 @@
 package dev.fedbpt.cli.chaos;
 
+import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.cli.Main;
 import dev.fedbpt.config.ExperimentConfig;
 import java.io.IOException;
@@ -34,9 +35,8 @@ final class KillingRunner {
     static RunRecord run(ExperimentConfig config, Path directory, int kills, long momentsSeed, double meanRoundMs)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
-        Files.createDirectories(directory);
         // `fedbpt resume` starts a run folder that holds only its configuration, and continues it after a kill.
-        Files.writeString(directory.resolve("config.conf"), config.resolvedHocon(), StandardCharsets.UTF_8);
+        RunFolder.claim(directory, config);
         Path metrics = directory.resolve("metrics.jsonl");
         int rounds = config.experiment().rounds();
         Random moments = new Random(momentsSeed);
