@@ -46,7 +46,7 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
 
     /** Everything a client needs that does not change between rounds. */
     public record Setup(int clientId, LocalData data, Vocabulary vocabulary, ClientSearchConfig search,
-                        long experimentSeed, ActorRef<InferencePool.Command> pool, FaultInjector faults,
+                        long experimentSeed, ActorRef<InferencePool.Score> pool, FaultInjector faults,
                         SharedStart start) {}
 
     private static final Duration BUSY_RETRY = Duration.ofMillis(20);

@@ -30,7 +30,7 @@ public final class Evaluator {
     private Evaluator() {}
 
     public static Behavior<Command> create(int round, double[] z, TestSet testSet,
-                                           ActorRef<InferencePool.Command> pool, ActorRef<Outcome> replyTo) {
+                                           ActorRef<InferencePool.Score> pool, ActorRef<Outcome> replyTo) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
             ActorRef<InferencePool.Reply> replies = context.messageAdapter(InferencePool.Reply.class, PoolReply::new);
             Map<Long, InferencePool.Score> outstanding = new HashMap<>();

@@ -58,27 +58,37 @@ public final class ExperimentRunner {
             }
             ScoringModel first = sessions.get(0);
             ExperimentData data = ExperimentData.prepare(config, first);
-            progress.accept(String.format("%d clients, %d training examples, %d test examples, method %s",
-                    data.clients().size(), data.clients().stream().mapToInt(c -> c.labels().length).sum(),
-                    data.testSet().labels().length, config.experiment().method()));
+            progress.accept(describe(data, config));
             RunOutputs outputs = new RunOutputs(runDirectory, config, progress);
             List<RowScorer> scorers = sessions.stream().<RowScorer>map(model -> model::score).toList();
             Behavior<Void> guardian = guardian(config, experimentHash, data, new Vocabulary(first.vocabularySize(),
                     first.specialTokenIds()), scorers, faults, outputs);
             Config akka = JournalSettings.forRunDirectory(runDirectory).withFallback(ConfigFactory.load());
             ActorSystem<Void> system = ActorSystem.create(guardian, "fedbpt", akka);
-            awaitTermination(system);
-            String failure = outputs.failure();
-            if (failure == null && outputs.finalState() == null) {
-                failure = "the actor system stopped before the experiment finished";
-            }
-            return new Outcome(outputs, failure, outputs.refused());
+            return awaitOutcome(system, outputs);
         } finally {
             sessions.forEach(ScoringModel::close);
         }
     }
 
-    private static void awaitTermination(ActorSystem<Void> system) {
+    /** Waits until the server's actor system ends and says how the run went. */
+    public static Outcome awaitOutcome(ActorSystem<?> system, RunOutputs outputs) {
+        awaitTermination(system);
+        String failure = outputs.failure();
+        if (failure == null && outputs.finalState() == null) {
+            failure = "the actor system stopped before the experiment finished";
+        }
+        return new Outcome(outputs, failure, outputs.refused());
+    }
+
+    /** The progress line that opens a run. */
+    public static String describe(ExperimentData data, ExperimentConfig config) {
+        return String.format("%d clients, %d training examples, %d test examples, method %s",
+                data.clients().size(), data.clients().stream().mapToInt(c -> c.labels().length).sum(),
+                data.testSet().labels().length, config.experiment().method());
+    }
+
+    public static void awaitTermination(ActorSystem<?> system) {
         try {
             system.getWhenTerminated().toCompletableFuture().get();
         } catch (InterruptedException e) {
@@ -92,10 +102,8 @@ public final class ExperimentRunner {
     private static Behavior<Void> guardian(ExperimentConfig config, String experimentHash, ExperimentData data, Vocabulary vocabulary,
                                            List<RowScorer> scorers, FaultInjector faults, RunOutputs outputs) {
         return Behaviors.setup(context -> {
-            var poolSettings = new InferencePool.Settings(config.pool().maxBatchRows(),
-                    config.pool().maxBatchTokens(), config.pool().maxWait(), config.pool().queueLimit(),
-                    MAX_BATCH_RETRIES);
-            ActorRef<InferencePool.Command> pool = context.spawn(InferencePool.create(poolSettings, scorers, faults), "pool");
+            ActorRef<InferencePool.Score> pool = context.spawn(InferencePool.create(poolSettings(config), scorers, faults),
+                    "pool").narrow();
             ClientSearchConfig search = searchConfig(config);
             SharedStart start = new SharedStart(search);
             List<ActorRef<ClientActor.Command>> clients = new ArrayList<>();
@@ -105,7 +113,7 @@ public final class ExperimentRunner {
             }
             ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
                     serverSettings(config, experimentHash, clients.size()),
-                    strategy(config), clients, pool, data.testSet(), faults, outputs), "server");
+                    strategy(config), ClientDirectory.local(clients), pool, data.testSet(), faults, outputs), "server");
             context.watch(server);
             return Behaviors.receive(Void.class)
                     .onSignal(Terminated.class, terminated -> Behaviors.stopped())
@@ -113,8 +121,13 @@ public final class ExperimentRunner {
         });
     }
 
+    public static InferencePool.Settings poolSettings(ExperimentConfig config) {
+        return new InferencePool.Settings(config.pool().maxBatchRows(), config.pool().maxBatchTokens(),
+                config.pool().maxWait(), config.pool().queueLimit(), MAX_BATCH_RETRIES);
+    }
+
     /** Baselines that only evaluate (zero-shot, in-context learning) run no rounds. */
-    static ServerActor.Settings serverSettings(ExperimentConfig config, String experimentHash, int population) {
+    public static ServerActor.Settings serverSettings(ExperimentConfig config, String experimentHash, int population) {
         int rounds = config.experiment().method().tunes() ? config.experiment().rounds() : 0;
         return new ServerActor.Settings(experimentHash, config.experiment().seed(),
                 config.search().dimension(), config.search().sigma0(), rounds,
@@ -125,7 +138,7 @@ public final class ExperimentRunner {
 
     public static ClientSearchConfig searchConfig(ExperimentConfig config) {
         return new ClientSearchConfig(config.search().localIterations(), config.search().population(),
-                config.search().perturbationRate());
+                config.search().perturbationRate(), strategy(config).needsLocalStates());
     }
 
     public static ServerStrategy strategy(ExperimentConfig config) {

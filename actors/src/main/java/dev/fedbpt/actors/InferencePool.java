@@ -27,7 +27,8 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
     public sealed interface Command {}
 
     /** Score {@code rows}, each with the prompt A·z ({@code z} null: no prompt). */
-    public record Score(long requestId, double[] z, List<int[]> rows, ActorRef<Reply> replyTo) implements Command {}
+    public record Score(long requestId, double[] z, List<int[]> rows, ActorRef<Reply> replyTo)
+            implements Command, PoolLink.Command, WireMessage {}
 
     record BatchDone(int worker, long batchId, float[][] scores) implements Command {}
 
@@ -39,13 +40,13 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
         long requestId();
     }
 
-    public record Scored(long requestId, float[][] scores) implements Reply {}
+    public record Scored(long requestId, float[][] scores) implements Reply, WireMessage {}
 
     /** The queue is full: ask again later. */
-    public record Busy(long requestId) implements Reply {}
+    public record Busy(long requestId) implements Reply, WireMessage {}
 
     /** The batch holding this request failed on every retry. */
-    public record Failed(long requestId, String reason) implements Reply {}
+    public record Failed(long requestId, String reason) implements Reply, WireMessage {}
 
     public record Settings(int maxBatchRows, int maxBatchTokens, Duration maxWait, int queueLimit,
                            int maxBatchRetries) {}

@@ -19,8 +19,12 @@ final class ResultScreen {
 
     private ResultScreen() {}
 
-    /** {@code attempt}: the round attempt the client answered (1-based); engine rounds count completed rounds. */
-    static Verdict screen(ServerState state, LocalResult result, int attempt, int dimension) {
+    /**
+     * {@code attempt}: the round attempt the client answered (1-based); engine rounds count completed rounds.
+     * {@code needsLocalState}: the strategy averages the clients' local CMA-ES states (FedAvg-BBT).
+     */
+    static Verdict screen(ServerState state, LocalResult result, int attempt, int dimension,
+                          boolean needsLocalState) {
         int round = result.round() + 1;
         OpenRound open = state.open();
         if (round <= state.roundsCompleted() || (open != null && round == open.round() && attempt < open.attempt())) {
@@ -37,6 +41,9 @@ final class ResultScreen {
         }
         if (result.mean().length != dimension) {
             return reject("mean has dimension " + result.mean().length + ", expected " + dimension);
+        }
+        if (needsLocalState && result.localState() == null) {
+            return reject("no local CMA-ES state, which this method averages");
         }
         if (!Double.isFinite(result.loss()) || !Arrays.stream(result.mean()).allMatch(Double::isFinite)
                 || !Arrays.stream(result.sigmas()).allMatch(Double::isFinite)) {

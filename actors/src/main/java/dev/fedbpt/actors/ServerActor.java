@@ -23,7 +23,9 @@ import dev.fedbpt.persistence.ServerEvent;
 import dev.fedbpt.persistence.ServerState;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The federated server, event-sourced: every decision (round opened, result accepted, client dropped, round
@@ -37,13 +39,27 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     /** A client's answer to attempt {@code attempt} of a round; {@code nonFiniteScores} as counted by its search. */
     public record ClientReport(LocalResult result, int attempt, long forwardRows, int nonFiniteScores)
-            implements Command {}
+            implements Command, WireMessage {}
 
-    public record ClientFailed(int round, int attempt, int clientId, String reason) implements Command {}
+    public record ClientFailed(int round, int attempt, int clientId, String reason) implements Command, WireMessage {}
+
+    /** A client began attempt {@code attempt} of a round on cluster member {@code node}. */
+    public record ClientStarted(int round, int attempt, int clientId, String node) implements Command, WireMessage {}
+
+    /**
+     * Cluster member {@code node} became unreachable or, {@code removed}, was removed from the cluster: the answers
+     * of the open round's clients that started there will not come.
+     */
+    public record NodeLost(String node, boolean removed) implements Command {}
+
+    /** Something outside the server makes going on pointless (e.g. no inference node); stop, keeping the journal. */
+    public record GiveUp(String reason) implements Command {}
 
     private record Continue() implements Command {}
 
     private record RoundDeadline(int round, int attempt) implements Command {}
+
+    private record ResendUnconfirmed(int round, int attempt) implements Command {}
 
     private record EvaluationFinished(Evaluator.Outcome outcome) implements Command {}
 
@@ -53,12 +69,15 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     public static final String PERSISTENCE_ID = "experiment";
 
+    /** How often round messages that no client confirmed are sent again (cluster only, see ClientDirectory). */
+    private static final Duration RESEND_UNCONFIRMED = Duration.ofSeconds(3);
+
     private final ActorContext<Command> context;
     private final TimerScheduler<Command> timers;
     private final Settings settings;
     private final ServerStrategy strategy;
-    private final List<ActorRef<ClientActor.Command>> clients;
-    private final ActorRef<InferencePool.Command> pool;
+    private final ClientDirectory clients;
+    private final ActorRef<InferencePool.Score> pool;
     private final Evaluator.TestSet testSet;
     private final RunListener listener;
     private final ActorRef<Evaluator.Outcome> evaluationReplies;
@@ -71,18 +90,20 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private long nonFiniteScores;
     private long rejectedResults;
     private long lateResults;
+    /** Where each client of the open round runs (cluster member address), as the clients reported it. */
+    private final Map<Integer, String> nodeOfClient = new HashMap<>();
 
     public static Behavior<Command> create(Settings settings, ServerStrategy strategy,
-                                           List<ActorRef<ClientActor.Command>> clients,
-                                           ActorRef<InferencePool.Command> pool, Evaluator.TestSet testSet,
+                                           ClientDirectory clients,
+                                           ActorRef<InferencePool.Score> pool, Evaluator.TestSet testSet,
                                            FaultInjector faults, RunListener listener) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers ->
                 new ServerActor(context, timers, settings, strategy, clients, pool, testSet, faults, listener)));
     }
 
     private ServerActor(ActorContext<Command> context, TimerScheduler<Command> timers, Settings settings,
-                        ServerStrategy strategy, List<ActorRef<ClientActor.Command>> clients,
-                        ActorRef<InferencePool.Command> pool, Evaluator.TestSet testSet, FaultInjector faults,
+                        ServerStrategy strategy, ClientDirectory clients,
+                        ActorRef<InferencePool.Score> pool, Evaluator.TestSet testSet, FaultInjector faults,
                         RunListener listener) {
         super(PersistenceId.ofUniqueId(PERSISTENCE_ID));
         this.context = context;
@@ -139,6 +160,10 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
                 .onCommand(ClientFailed.class, this::onClientFailed)
                 .onCommand(RoundDeadline.class, this::onRoundDeadline)
                 .onCommand(EvaluationFinished.class, this::onEvaluationFinished)
+                .onCommand(ClientStarted.class, this::onClientStarted)
+                .onCommand(NodeLost.class, this::onNodeLost)
+                .onCommand(ResendUnconfirmed.class, this::onResendUnconfirmed)
+                .onCommand(GiveUp.class, this::onGiveUp)
                 .build();
     }
 
@@ -194,12 +219,17 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private void dispatch(OpenRound open, ServerState state) {
         roundStartNanos = System.nanoTime();
         roundForwardRows = 0;
+        nodeOfClient.clear();
         for (int clientId : open.pending()) {
-            clients.get(clientId).tell(new ClientActor.Train(open.round(), open.attempt(), state.global(),
+            clients.train(clientId, new ClientActor.Train(open.round(), open.attempt(), state.global(),
                     context.getSelf()));
         }
         timers.startSingleTimer("deadline", new RoundDeadline(open.round(), open.attempt()),
                 settings.roundDeadline());
+        if (clients.confirmsStarts()) {
+            timers.startTimerWithFixedDelay("resend", new ResendUnconfirmed(open.round(), open.attempt()),
+                    RESEND_UNCONFIRMED);
+        }
         if (open.allAnswered()) {
             context.getSelf().tell(new RoundDeadline(open.round(), open.attempt()));
         }
@@ -207,7 +237,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     private Effect<ServerEvent, ServerState> onClientReport(ServerState state, ClientReport report) {
         LocalResult result = report.result();
-        ResultScreen.Verdict verdict = ResultScreen.screen(state, result, report.attempt(), settings.dimension());
+        ResultScreen.Verdict verdict = ResultScreen.screen(state, result, report.attempt(), settings.dimension(),
+                strategy.needsLocalStates());
         if (verdict.kind() == ResultScreen.Kind.LATE) {
             lateResults++;
             context.getLog().warn("ignored late result of client {}: {}", result.clientId(), verdict.reason());
@@ -236,6 +267,61 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
                 .thenRun(this::closeIfAllAnswered);
     }
 
+    private Effect<ServerEvent, ServerState> onClientStarted(ServerState state, ClientStarted started) {
+        OpenRound open = state.open();
+        if (open != null && open.round() == started.round() && open.attempt() == started.attempt()) {
+            nodeOfClient.put(started.clientId(), started.node());
+        }
+        return Effect().none();
+    }
+
+    /** The clients that started on a lost member are dropped now rather than at the round's deadline. */
+    private Effect<ServerEvent, ServerState> onNodeLost(ServerState state, NodeLost lost) {
+        OpenRound open = state.open();
+        if (open == null) {
+            return Effect().none();
+        }
+        String how = lost.removed() ? "was removed from the cluster" : "became unreachable";
+        List<ServerEvent> drops = new ArrayList<>();
+        for (int clientId : open.pending()) {
+            if (lost.node().equals(nodeOfClient.get(clientId))) {
+                drops.add(new ServerEvent.ClientDropped(open.round(), clientId,
+                        "its cluster member " + lost.node() + " " + how + " mid-round"));
+            }
+        }
+        if (drops.isEmpty()) {
+            return Effect().none();
+        }
+        context.getLog().warn("cluster member {} {}: {} clients of round {} dropped", lost.node(), how,
+                drops.size(), open.round());
+        return Effect().persist(drops).thenRun(this::closeIfAllAnswered);
+    }
+
+    /**
+     * A round message sent to a member that then died is lost; once the member is removed, its shards live
+     * elsewhere and the same message reaches the client there. Clients ignore a message for the round they run.
+     */
+    private Effect<ServerEvent, ServerState> onResendUnconfirmed(ServerState state, ResendUnconfirmed resend) {
+        OpenRound open = state.open();
+        if (open == null || open.round() != resend.round() || open.attempt() != resend.attempt()) {
+            timers.cancel("resend");
+            return Effect().none();
+        }
+        for (int clientId : open.pending()) {
+            if (!nodeOfClient.containsKey(clientId)) {
+                clients.train(clientId, new ClientActor.Train(open.round(), open.attempt(), state.global(),
+                        context.getSelf()));
+            }
+        }
+        return Effect().none();
+    }
+
+    private Effect<ServerEvent, ServerState> onGiveUp(ServerState state, GiveUp giveUp) {
+        listener.onFailed(giveUp.reason() + "; everything up to round " + state.roundsCompleted()
+                + " is stored, and `fedbpt resume` goes on from there");
+        return Effect().none().thenStop();
+    }
+
     private Effect<ServerEvent, ServerState> onRoundDeadline(ServerState state, RoundDeadline deadline) {
         OpenRound open = state.open();
         if (open == null || open.round() != deadline.round() || open.attempt() != deadline.attempt()) {
@@ -261,6 +347,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private Effect<ServerEvent, ServerState> closeOrResample(ServerState state) {
         OpenRound open = state.open();
         timers.cancel("deadline");
+        timers.cancel("resend");
         int needed = (int) Math.ceil(settings.quorum() * open.sampled().length);
         if (open.accepted().size() >= Math.max(1, needed)) {
             long wallMs = (System.nanoTime() - roundStartNanos) / 1_000_000;

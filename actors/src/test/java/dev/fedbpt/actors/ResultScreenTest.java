@@ -35,7 +35,7 @@ class ResultScreenTest {
     }
 
     private static ResultScreen.Verdict screen(LocalResult result, int attempt) {
-        return ResultScreen.screen(roundTwoAttemptTwo(), result, attempt, D);
+        return ResultScreen.screen(roundTwoAttemptTwo(), result, attempt, D, true);
     }
 
     @Test
@@ -59,7 +59,14 @@ class ResultScreenTest {
         assertRejected(screen(result(1, 0, 0.3, 1, Double.POSITIVE_INFINITY, 0), 2), "non-finite");
         ServerState answered = roundTwoAttemptTwo()
                 .apply(new ServerEvent.ResultAccepted(1, result(1, 0, 0.3)), STRATEGY);
-        assertRejected(ResultScreen.screen(answered, result(1, 0, 0.2), 2, D), "duplicate");
+        assertRejected(ResultScreen.screen(answered, result(1, 0, 0.2), 2, D, true), "duplicate");
+    }
+
+    @Test
+    void aMissingLocalStateIsRejectedOnlyWhereTheMethodAveragesThem() {
+        LocalResult meanOnly = new LocalResult(1, 2, new double[D], new double[] {1.0}, 0.3, 4, null);
+        assertRejected(screen(meanOnly, 2), "no local CMA-ES state");
+        assertEquals(ResultScreen.Kind.ACCEPT, ResultScreen.screen(roundTwoAttemptTwo(), meanOnly, 2, D, false).kind());
     }
 
     private static void assertRejected(ResultScreen.Verdict verdict, String reasonPart) {

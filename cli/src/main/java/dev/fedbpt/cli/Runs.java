@@ -6,16 +6,24 @@ import dev.fedbpt.config.ExperimentConfig;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** Runs or resumes an experiment and reports it on the terminal. */
 final class Runs {
     private Runs() {}
 
     static int execute(ExperimentConfig config, Path directory) {
+        return execute(config, directory, progress -> ExperimentRunner.run(config, directory, new ConfiguredModels(),
+                progress));
+    }
+
+    /** Reports the outcome of {@code run}, which gets the progress printer; for a single JVM or a cluster's server. */
+    static int execute(ExperimentConfig config, Path directory,
+                       Function<Consumer<String>, ExperimentRunner.Outcome> run) {
         System.out.println("fedbpt: experiment '" + config.experiment().name() + "' in " + directory.toAbsolutePath());
         long start = System.nanoTime();
-        ExperimentRunner.Outcome outcome = ExperimentRunner.run(config, directory, new ConfiguredModels(),
-                line -> System.out.println("  " + line));
+        ExperimentRunner.Outcome outcome = run.apply(line -> System.out.println("  " + line));
         if (outcome.badInput()) {
             System.err.println("fedbpt: " + directory + ": " + outcome.failure());
             return Main.BAD_INPUT;

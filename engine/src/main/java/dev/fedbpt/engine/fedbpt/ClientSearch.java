@@ -111,7 +111,7 @@ public final class ClientSearch {
                 nonFinite++;
             }
             LocalResult result = new LocalResult(round, clientId, cmaes.mean(), sigmas.clone(), loss, data.size(),
-                    cmaes.state());
+                    config.uploadLocalState() ? cmaes.state() : null);
             pending = new SearchStep.Done(result);
         }
     }

@@ -1,7 +1,18 @@
 package dev.fedbpt.engine.fedbpt;
 
-/** Local search settings of one client (paper: I = 8 iterations, population 5, perturbation rate 0.5). */
-public record ClientSearchConfig(int iterations, int populationSize, double perturbationRate) {
+/**
+ * Local search settings of one client (paper: I = 8 iterations, population 5, perturbation rate 0.5).
+ * {@code uploadLocalState}: whether the client's result carries its whole local CMA-ES state (the d x d covariance,
+ * 2 MB at d = 500). FedAvg-BBT averages those states; FedBPT uploads only its mean and sigmas (d + I + 1 numbers),
+ * so neither the network nor the journal should carry the rest.
+ */
+public record ClientSearchConfig(int iterations, int populationSize, double perturbationRate,
+                                 boolean uploadLocalState) {
+
+    public ClientSearchConfig(int iterations, int populationSize, double perturbationRate) {
+        this(iterations, populationSize, perturbationRate, true);
+    }
+
     public ClientSearchConfig {
         if (iterations < 1) {
             throw new IllegalArgumentException("iterations must be >= 1, was " + iterations);

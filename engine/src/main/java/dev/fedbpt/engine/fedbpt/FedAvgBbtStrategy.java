@@ -41,6 +41,10 @@ public final class FedAvgBbtStrategy implements ServerStrategy {
         for (LocalResult r : sorted) {
             double p = r.sampleCount() / total;
             CmaesState s = r.localState();
+            if (s == null) {
+                throw new IllegalArgumentException("FedAvg-BBT averages the clients' local CMA-ES states, but client "
+                        + r.clientId() + " uploaded none (its search ran with uploadLocalState = false)");
+            }
             for (int i = 0; i < d; i++) {
                 mean[i] += p * r.mean()[i];
                 ps[i] += p * s.pathSigma()[i];

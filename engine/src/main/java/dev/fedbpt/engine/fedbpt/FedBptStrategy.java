@@ -65,6 +65,11 @@ public final class FedBptStrategy implements ServerStrategy {
     }
 
     @Override
+    public boolean needsLocalStates() {
+        return false; // the server's CMA-ES takes the clients' means and losses only
+    }
+
+    @Override
     public long uplinkBytes(LocalResult result) {
         return CommunicationCost.fedBptUplinkBytes(result.mean().length, result.sigmas().length);
     }

@@ -4,15 +4,16 @@ import dev.fedbpt.engine.cmaes.CmaesState;
 
 /**
  * A client's upload for one round: final local mean, the sigma after each local iteration, and the plain clean
- * loss of the mean. localState is needed by FedAvg-BBT (it averages covariances); FedBPT ignores it.
+ * loss of the mean. localState is needed by FedAvg-BBT (it averages covariances); FedBPT's clients do not upload
+ * it (null, see {@link ClientSearchConfig#uploadLocalState()}).
  */
 public record LocalResult(int round, int clientId, double[] mean, double[] sigmas, double loss, int sampleCount,
                           CmaesState localState) {
     public LocalResult {
-        if (mean == null || sigmas == null || localState == null) {
-            throw new IllegalArgumentException("mean, sigmas and localState must not be null");
+        if (mean == null || sigmas == null) {
+            throw new IllegalArgumentException("mean and sigmas must not be null");
         }
-        if (mean.length != localState.dimension()) {
+        if (localState != null && mean.length != localState.dimension()) {
             throw new IllegalArgumentException("mean has length " + mean.length + " but localState dimension "
                     + localState.dimension());
         }

@@ -10,6 +10,11 @@ public interface ServerStrategy {
 
     String name();
 
+    /** Whether clients must upload their whole local CMA-ES state ({@link LocalResult#localState()}). */
+    default boolean needsLocalStates() {
+        return true;
+    }
+
     /** Bytes a client uploads for {@code result} under this strategy. */
     long uplinkBytes(LocalResult result);
 

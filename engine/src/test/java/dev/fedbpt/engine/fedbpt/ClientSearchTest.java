@@ -57,6 +57,29 @@ class ClientSearchTest {
         assertThrows(IllegalStateException.class, () -> cs.onScores(scores(1, 3, 3, 0), null));
     }
 
+    @Test
+    void withoutLocalStateUploadTheResultCarriesOnlyWhatFedBptSends() {
+        LocalResult full = finish(new ClientSearchConfig(2, 5, 0.5, true));
+        LocalResult meanOnly = finish(new ClientSearchConfig(2, 5, 0.5, false));
+        assertNotNull(full.localState());
+        assertNull(meanOnly.localState());
+        assertArrayEqualsBits(full.mean(), meanOnly.mean());
+        assertArrayEqualsBits(full.sigmas(), meanOnly.sigmas());
+        assertEquals(full.loss(), meanOnly.loss());
+        assertThrows(IllegalArgumentException.class, () -> new FedAvgBbtStrategy().aggregate(
+                new GlobalState(2, CmaesState.initial(new double[7], 1.0)), java.util.List.of(meanOnly)));
+    }
+
+    private static LocalResult finish(ClientSearchConfig cfg) {
+        ClientSearch cs = new ClientSearch(CmaesState.initial(new double[7], 1.0), cfg, DATA, VOCAB, 9, 2, 3);
+        SearchStep step = cs.next();
+        for (int j = 0; step instanceof SearchStep.Evaluate e; j++, step = cs.next()) {
+            cs.onScores(scores(e.candidates().length, 3, 3, j),
+                    e.perturbedRows() == null ? null : scores(e.candidates().length, 3, 3, 2 * j));
+        }
+        return ((SearchStep.Done) step).result();
+    }
+
     private static void assertArrayEqualsBits(double[] a, double[] b) {
         assertTrue(java.util.Arrays.equals(a, b));
     }

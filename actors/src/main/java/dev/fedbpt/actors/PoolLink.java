@@ -1,0 +1,146 @@
+package dev.fedbpt.actors;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.TimerScheduler;
+import akka.actor.typed.receptionist.Receptionist;
+import akka.actor.typed.receptionist.ServiceKey;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A cluster member's way to the inference pool, which may run on another member (the GPU box). It finds the pool
+ * through the receptionist and keeps every request until its answer is back, so when the inference member goes
+ * away the requests in flight are sent again to whichever pool appears next. If none appears within
+ * {@code maxWait} of the pool going away (or of a request that found none), the requests fail with a message that
+ * says so and {@code onGone} hears the same reason.
+ */
+public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
+
+    /** Pools register under this key; there is normally one, on the inference member. */
+    public static final ServiceKey<InferencePool.Command> POOL_KEY =
+            ServiceKey.create(InferencePool.Command.class, "fedbpt-inference-pool");
+
+    public sealed interface Command permits InferencePool.Score, PoolsChanged, PoolReply, WaitExpired {}
+
+    record PoolsChanged(Receptionist.Listing listing) implements Command {}
+
+    record PoolReply(InferencePool.Reply reply) implements Command {}
+
+    record WaitExpired() implements Command {}
+
+    private final Duration maxWait;
+    private final Consumer<String> onGone;
+    private final TimerScheduler<Command> timers;
+    private final ActorRef<InferencePool.Reply> replies;
+    /** Requests not yet answered, by the id this link gave them (requesters' ids may collide). */
+    private final Map<Long, InferencePool.Score> inFlight = new LinkedHashMap<>();
+    private ActorRef<InferencePool.Command> pool;
+    private String lastPool = "none yet";
+    private long nextId;
+
+    public static Behavior<Command> create(Duration maxWait, Consumer<String> onGone) {
+        return Behaviors.setup(context -> Behaviors.withTimers(timers ->
+                new PoolLink(context, timers, maxWait, onGone)));
+    }
+
+    private PoolLink(ActorContext<Command> context, TimerScheduler<Command> timers, Duration maxWait,
+                     Consumer<String> onGone) {
+        super(context);
+        this.timers = timers;
+        this.maxWait = maxWait;
+        this.onGone = onGone;
+        this.replies = context.messageAdapter(InferencePool.Reply.class, PoolReply::new);
+        ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class,
+                PoolsChanged::new);
+        context.getSystem().receptionist().tell(Receptionist.subscribe(POOL_KEY, listings));
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(InferencePool.Score.class, this::onScore)
+                .onMessage(PoolReply.class, this::onPoolReply)
+                .onMessage(PoolsChanged.class, this::onPoolsChanged)
+                .onMessage(WaitExpired.class, expired -> onWaitExpired())
+                .build();
+    }
+
+    private Behavior<Command> onScore(InferencePool.Score score) {
+        long id = nextId++;
+        inFlight.put(id, score);
+        if (pool != null) {
+            send(id, score);
+        } else if (!timers.isTimerActive("wait")) {
+            timers.startSingleTimer("wait", new WaitExpired(), maxWait);
+        }
+        return this;
+    }
+
+    private void send(long id, InferencePool.Score score) {
+        pool.tell(new InferencePool.Score(id, score.z(), score.rows(), replies));
+    }
+
+    private Behavior<Command> onPoolReply(PoolReply message) {
+        InferencePool.Reply reply = message.reply();
+        InferencePool.Score request = inFlight.remove(reply.requestId());
+        if (request == null) {
+            return this; // already answered by an earlier pool, or failed after the wait
+        }
+        long id = request.requestId();
+        InferencePool.Reply answer;
+        if (reply instanceof InferencePool.Scored scored) {
+            answer = new InferencePool.Scored(id, scored.scores());
+        } else if (reply instanceof InferencePool.Busy) {
+            answer = new InferencePool.Busy(id);
+        } else {
+            answer = new InferencePool.Failed(id, ((InferencePool.Failed) reply).reason());
+        }
+        request.replyTo().tell(answer);
+        return this;
+    }
+
+    private Behavior<Command> onPoolsChanged(PoolsChanged changed) {
+        // The reachable pools, in a fixed order so every member picks the same one when there are several.
+        ActorRef<InferencePool.Command> next = changed.listing().getServiceInstances(POOL_KEY).stream()
+                .min(Comparator.comparing(ref -> ref.path().toString())).orElse(null);
+        if (next == null) {
+            if (pool != null) {
+                getContext().getLog().warn("the inference pool {} is gone; waiting up to {} s for another",
+                        pool.path(), maxWait.toSeconds());
+                pool = null;
+                timers.startSingleTimer("wait", new WaitExpired(), maxWait);
+            }
+            return this;
+        }
+        if (!next.equals(pool)) {
+            pool = next;
+            lastPool = next.path().address().toString();
+            timers.cancel("wait");
+            getContext().getLog().info("using the inference pool at {}; {} requests (re)sent", next.path(),
+                    inFlight.size());
+            inFlight.forEach(this::send);
+        }
+        return this;
+    }
+
+    private Behavior<Command> onWaitExpired() {
+        if (pool != null) {
+            return this;
+        }
+        String reason = "no inference pool reachable for " + maxWait.toSeconds() + " s (last seen: " + lastPool
+                + ")";
+        getContext().getLog().error(reason);
+        inFlight.forEach((id, score) -> score.replyTo().tell(new InferencePool.Failed(score.requestId(), reason)));
+        inFlight.clear();
+        onGone.accept(reason);
+        return this;
+    }
+}

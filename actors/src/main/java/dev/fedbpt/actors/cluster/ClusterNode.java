@@ -1,0 +1,245 @@
+package dev.fedbpt.actors.cluster;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.Terminated;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.receptionist.Receptionist;
+import akka.cluster.ClusterEvent;
+import akka.cluster.sharding.typed.javadsl.ClusterSharding;
+import akka.cluster.sharding.typed.javadsl.Entity;
+import akka.cluster.typed.Cluster;
+import akka.cluster.typed.SelfUp;
+import akka.cluster.typed.Subscribe;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.fedbpt.actors.ClientActor;
+import dev.fedbpt.actors.ExperimentData;
+import dev.fedbpt.actors.ExperimentRunner;
+import dev.fedbpt.actors.FaultInjector;
+import dev.fedbpt.actors.InferencePool;
+import dev.fedbpt.actors.ModelFactory;
+import dev.fedbpt.actors.PoolLink;
+import dev.fedbpt.actors.RowScorer;
+import dev.fedbpt.actors.RunFolder;
+import dev.fedbpt.actors.RunOutputs;
+import dev.fedbpt.actors.ServerActor;
+import dev.fedbpt.actors.SharedStart;
+import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
+import dev.fedbpt.engine.fedbpt.Vocabulary;
+import dev.fedbpt.inference.ScoringModel;
+import dev.fedbpt.persistence.JournalSchema;
+import dev.fedbpt.persistence.JournalSettings;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * One member of a fedbpt cluster, doing what its roles say: {@code server} (the event-sourced server and its
+ * journal), {@code clients} (hosts shards of client entities), {@code inference} (the pool and its workers, with
+ * the model). Every member derives the same data from the same experiment configuration, so nothing but round
+ * messages, scores and results travels between them. Members other than the server's stop when the server leaves.
+ */
+public final class ClusterNode {
+
+    private sealed interface Event {}
+
+    private record Up() implements Event {}
+
+    /** A member leaves, left or was removed. */
+    private record MemberGoing(akka.cluster.Member member) implements Event {}
+
+    private record InferenceGone(String reason) implements Event {}
+
+    private final ActorSystem<Event> system;
+    private final RunOutputs outputs;
+    private final List<ScoringModel> sessions;
+
+    private ClusterNode(ActorSystem<Event> system, RunOutputs outputs, List<ScoringModel> sessions) {
+        this.system = system;
+        this.outputs = outputs;
+        this.sessions = sessions;
+    }
+
+    /**
+     * Starts a member; with the server role, {@code runDirectory} is claimed as in a single-JVM run (its journal
+     * and outputs live there), otherwise it is ignored.
+     */
+    public static ClusterNode start(NodeSettings node, ExperimentConfig config, Path runDirectory,
+                                    ModelFactory models, FaultInjector faults, Consumer<String> progress) {
+        return start(node, config, runDirectory, models, faults, progress, ConfigFactory.empty());
+    }
+
+    /** As above, with Akka settings of the caller's layered on top (tuning, or a test's way to crash abruptly). */
+    public static ClusterNode start(NodeSettings node, ExperimentConfig config, Path runDirectory,
+                                    ModelFactory models, FaultInjector faults, Consumer<String> progress,
+                                    Config akkaOverrides) {
+        return start(node, config, runDirectory, models, faults, progress, akkaOverrides,
+                model -> Population.of(ExperimentData.prepare(config, model)));
+    }
+
+    /**
+     * As above, with the population built by {@code population} from the member's model (which tokenises) instead
+     * of from the configured dataset: benchmarks use synthetic clients.
+     */
+    public static ClusterNode start(NodeSettings node, ExperimentConfig config, Path runDirectory,
+                                    ModelFactory models, FaultInjector faults, Consumer<String> progress,
+                                    Config akkaOverrides, Function<ScoringModel, Population> population) {
+        String experimentHash = null;
+        if (node.has(NodeSettings.Role.SERVER)) {
+            experimentHash = RunFolder.claim(runDirectory, config);
+            JournalSchema.open(runDirectory, experimentHash);
+        }
+        List<ScoringModel> sessions = new ArrayList<>();
+        try {
+            int workers = node.has(NodeSettings.Role.INFERENCE) ? config.pool().workers() : 1;
+            for (int i = 0; i < workers; i++) {
+                sessions.add(models.load(config)); // members without inference use it to tokenise only
+            }
+            ScoringModel first = sessions.get(0);
+            Population data = population.apply(first);
+            progress.accept(String.format("%d clients, %d test examples, method %s; cluster member %s:%d as %s",
+                    data.size(), data.testSet().labels().length, config.experiment().method(), node.host(),
+                    node.port(), node.roles().stream().map(NodeSettings.Role::id).sorted().toList()));
+            RunOutputs outputs = node.has(NodeSettings.Role.SERVER) ? new RunOutputs(runDirectory, config, progress)
+                    : null;
+            List<RowScorer> scorers = node.has(NodeSettings.Role.INFERENCE)
+                    ? sessions.stream().<RowScorer>map(model -> model::score).toList() : List.of();
+            Members members = new Members(node, config, experimentHash, data,
+                    new Vocabulary(first.vocabularySize(), first.specialTokenIds()), scorers, faults, outputs);
+            Config akka = akkaOverrides.withFallback(node.akkaConfig());
+            if (node.has(NodeSettings.Role.SERVER)) {
+                akka = akka.withFallback(JournalSettings.forRunDirectory(runDirectory));
+            }
+            ActorSystem<Event> system = ActorSystem.create(members.guardian(), NodeSettings.SYSTEM_NAME,
+                    akka.withFallback(ConfigFactory.load()));
+            return new ClusterNode(system, outputs, sessions);
+        } catch (RuntimeException e) {
+            sessions.forEach(ScoringModel::close);
+            throw e;
+        }
+    }
+
+    /** The server's member: the run's outcome once it ends. Other members: null once this member stops. */
+    public ExperimentRunner.Outcome awaitOutcome() {
+        try {
+            if (outputs == null) {
+                ExperimentRunner.awaitTermination(system);
+                return null;
+            }
+            return ExperimentRunner.awaitOutcome(system, outputs);
+        } finally {
+            sessions.forEach(ScoringModel::close);
+        }
+    }
+
+    public ActorSystem<?> system() {
+        return system;
+    }
+
+    /** What this member sent to other members so far. */
+    public WireTraffic traffic() {
+        return WireTraffic.ID.get(akka.actor.typed.javadsl.Adapter.toClassic(system));
+    }
+
+    /** The actors of one member; built in the guardian's setup. */
+    private record Members(NodeSettings node, ExperimentConfig config, String experimentHash, Population data,
+                           Vocabulary vocabulary, List<RowScorer> scorers, FaultInjector faults,
+                           RunOutputs outputs) {
+
+        Behavior<Event> guardian() {
+            return Behaviors.setup(context -> {
+                ActorRef<RoundStates.Command> states = context.spawn(RoundStates.create(), RoundStates.NAME);
+                if (node.has(NodeSettings.Role.INFERENCE)) {
+                    ActorRef<InferencePool.Command> pool = context.spawn(InferencePool.create(
+                            ExperimentRunner.poolSettings(config), scorers, faults), "pool");
+                    context.getSystem().receptionist().tell(Receptionist.register(PoolLink.POOL_KEY, pool));
+                }
+                // The server's member decides when the inference member has been gone too long; the others wait
+                // twice as long, so the run stops with that reason rather than with their clients' failures.
+                java.time.Duration wait = node.has(NodeSettings.Role.SERVER) ? node.inferenceWait()
+                        : node.inferenceWait().multipliedBy(2);
+                ActorRef<PoolLink.Command> link = context.spawn(PoolLink.create(wait,
+                        reason -> context.getSelf().tell(new InferenceGone(reason))), "pool-link");
+                ClusterSharding sharding = ClusterSharding.get(context.getSystem());
+                sharding.init(Entity.of(ClientEntity.TYPE_KEY, clients(context, states, link))
+                        .withRole(NodeSettings.Role.CLIENTS.id()));
+                Cluster cluster = Cluster.get(context.getSystem());
+                cluster.subscriptions().tell(Subscribe.create(context.messageAdapter(SelfUp.class, up -> new Up()),
+                        SelfUp.class));
+                cluster.subscriptions().tell(Subscribe.create(context.messageAdapter(
+                        ClusterEvent.MemberEvent.class, event -> new MemberGoing(event.member())),
+                        ClusterEvent.MemberEvent.class));
+                return waiting(context, sharding, states, link);
+            });
+        }
+
+        private akka.japi.function.Function<akka.cluster.sharding.typed.javadsl.EntityContext<ClientEntity.Command>,
+                Behavior<ClientEntity.Command>> clients(ActorContext<Event> context,
+                                                        ActorRef<RoundStates.Command> states,
+                                                        ActorRef<PoolLink.Command> link) {
+            ClientSearchConfig search = ExperimentRunner.searchConfig(config);
+            SharedStart start = new SharedStart(search);
+            String self = Cluster.get(context.getSystem()).selfMember().address().toString();
+            return entity -> {
+                int id = Integer.parseInt(entity.getEntityId());
+                ClientActor.Setup setup = new ClientActor.Setup(id, data.clientData().apply(id), vocabulary, search,
+                        config.experiment().seed(), link.narrow(), faults, start);
+                return ClientEntity.create(id, setup, self, states, entity.getShard());
+            };
+        }
+
+        /** Until this member is up (the cluster has a clients and an inference member): nothing to do yet. */
+        private Behavior<Event> waiting(ActorContext<Event> context, ClusterSharding sharding,
+                                        ActorRef<RoundStates.Command> states, ActorRef<PoolLink.Command> link) {
+            return Behaviors.receive(Event.class)
+                    .onMessage(Up.class, up -> {
+                        if (!node.has(NodeSettings.Role.SERVER)) {
+                            return following();
+                        }
+                        ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
+                                ExperimentRunner.serverSettings(config, experimentHash, data.size()),
+                                ExperimentRunner.strategy(config), new ShardedClients(sharding, states),
+                                link.narrow(), data.testSet(), faults, outputs), "server");
+                        context.watch(server);
+                        context.spawn(MembershipWatcher.create(server), "membership");
+                        return serving(server);
+                    })
+                    .onMessage(MemberGoing.class, this::stopIfServer)
+                    .onMessage(InferenceGone.class, gone -> Behaviors.same())
+                    .build();
+        }
+
+        private Behavior<Event> serving(ActorRef<ServerActor.Command> server) {
+            return Behaviors.receive(Event.class)
+                    .onMessage(InferenceGone.class, gone -> {
+                        server.tell(new ServerActor.GiveUp(gone.reason()));
+                        return Behaviors.same();
+                    })
+                    .onSignal(Terminated.class, terminated -> Behaviors.stopped())
+                    .build();
+        }
+
+        private Behavior<Event> following() {
+            return Behaviors.receive(Event.class)
+                    .onMessage(MemberGoing.class, this::stopIfServer)
+                    .onMessage(InferenceGone.class, gone -> Behaviors.same())
+                    .build();
+        }
+
+        /** The server's member is leaving or gone (finished, or lost): this member's work is over. */
+        private Behavior<Event> stopIfServer(MemberGoing going) {
+            akka.cluster.MemberStatus status = going.member().status();
+            boolean leaving = status == akka.cluster.MemberStatus.leaving()
+                    || status == akka.cluster.MemberStatus.exiting() || status == akka.cluster.MemberStatus.removed()
+                    || status == akka.cluster.MemberStatus.down();
+            return leaving && going.member().hasRole(NodeSettings.Role.SERVER.id()) ? Behaviors.stopped()
+                    : Behaviors.same();
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package dev.fedbpt.actors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.ConfigFactory;
+import dev.fedbpt.actors.cluster.ClusterNode;
+import dev.fedbpt.actors.cluster.NodeSettings;
+import dev.fedbpt.actors.cluster.NodeSettings.Role;
+import dev.fedbpt.config.ExperimentConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three cluster members in one JVM on loopback: the server with the inference pool, and two members hosting the
+ * sharded clients. Without node loss the run ends on the single-JVM run's bytes; when a clients member crashes
+ * mid-round its started clients are dropped, its shards move to the other member and the run completes; when the
+ * inference member is gone too long the run stops with a reason that names it.
+ */
+@Timeout(180)
+class ClusterRunTest {
+    private static final String[] CLUSTER_RUN = {"federation.clients=6", "experiment.rounds=4"};
+
+    @Test
+    void endsOnTheSingleJvmBytesWithoutNodeLoss(@TempDir Path dir) {
+        ExperimentConfig config = TestRuns.config(CLUSTER_RUN);
+        assertTrue(TestRuns.run(config, dir.resolve("single")).succeeded());
+
+        int seed = freePort();
+        ClusterNode server = start(config, dir.resolve("cluster"), seed, seed, Set.of(Role.SERVER, Role.INFERENCE),
+                line -> {});
+        ClusterNode clientsA = start(config, null, 0, seed, Set.of(Role.CLIENTS), line -> {});
+        ClusterNode clientsB = start(config, null, 0, seed, Set.of(Role.CLIENTS), line -> {});
+        ExperimentRunner.Outcome outcome = server.awaitOutcome();
+        assertNull(outcome.failure());
+        assertNull(clientsA.awaitOutcome(), "a clients member stops once the server has left");
+        assertNull(clientsB.awaitOutcome());
+
+        assertEquals(hash(dir.resolve("single")), hash(dir.resolve("cluster")),
+                "sharding changes where clients run, never what they compute");
+        assertTrue(clientsA.traffic().totalBytes() + clientsB.traffic().totalBytes() > 0,
+                "the clients' answers crossed members");
+        assertTrue(server.traffic().snapshot().containsKey("RoundStates.Global"),
+                "round states travel to the clients members: " + server.traffic().snapshot());
+    }
+
+    @Test
+    void completesWhenAClientsMemberCrashesMidRound(@TempDir Path dir) {
+        // Held-back answers make each round last long enough for the crash to land inside one.
+        ExperimentConfig config = TestRuns.config(TestRuns.concat(CLUSTER_RUN, "faults.client-delay-rate=1.0",
+                "faults.client-delay-mean=400ms", "federation.max-attempts=5"));
+        int seed = freePort();
+        ClusterNode[] doomed = new ClusterNode[1];
+        AtomicBoolean crashed = new AtomicBoolean();
+        Consumer<String> crashAfterFirstRound = line -> {
+            if (line.contains("round   1/") && crashed.compareAndSet(false, true)) {
+                doomed[0].system().terminate(); // no leaving: the others find it unreachable and down it
+            }
+        };
+        ClusterNode server = start(config, dir.resolve("cluster"), seed, seed, Set.of(Role.SERVER, Role.INFERENCE),
+                crashAfterFirstRound);
+        ClusterNode survivor = start(config, null, 0, seed, Set.of(Role.CLIENTS), line -> {});
+        doomed[0] = ClusterNode.start(settings(0, seed, Set.of(Role.CLIENTS)), config, null, new ConfiguredModels(),
+                SeededFaults.from(config), line -> {},
+                ConfigFactory.parseString("akka.coordinated-shutdown.run-by-actor-system-terminate = off"));
+
+        ExperimentRunner.Outcome outcome = server.awaitOutcome();
+        assertNull(outcome.failure());
+        assertTrue(crashed.get());
+        assertNull(survivor.awaitOutcome());
+        List<JsonNode> rounds = TestRuns.metrics(dir.resolve("cluster"));
+        assertEquals(4, rounds.size());
+        // Clients that had started on the crashed member are dropped; round messages that died with it are sent
+        // again and run on the survivor. If nobody had to be dropped, nothing differs from the single-JVM run.
+        boolean dropped = rounds.stream().anyMatch(round -> round.get("attempts").asInt() > 1
+                || round.get("reported").asInt() < round.get("sampled").asInt());
+        if (!dropped) {
+            assertTrue(TestRuns.run(config, dir.resolve("single")).succeeded());
+            assertEquals(hash(dir.resolve("single")), hash(dir.resolve("cluster")), "no dropout, so the single-JVM bytes: " + rounds);
+        }
+    }
+
+    @Test
+    void stopsWithAClearReasonWhenTheInferenceMemberIsGoneTooLong(@TempDir Path dir) {
+        ExperimentConfig config = TestRuns.config(TestRuns.concat(CLUSTER_RUN, "faults.client-delay-rate=1.0",
+                "faults.client-delay-mean=400ms"));
+        int seed = freePort();
+        ClusterNode[] inference = new ClusterNode[1];
+        AtomicBoolean crashed = new AtomicBoolean();
+        ClusterNode server = start(config, dir, seed, seed, Set.of(Role.SERVER), line -> {
+            if (line.contains("round   1/") && crashed.compareAndSet(false, true)) {
+                inference[0].system().terminate();
+            }
+        });
+        ClusterNode clients = start(config, null, 0, seed, Set.of(Role.CLIENTS), line -> {});
+        inference[0] = ClusterNode.start(settings(0, seed, Set.of(Role.INFERENCE)), config, null,
+                new ConfiguredModels(), SeededFaults.from(config), line -> {},
+                ConfigFactory.parseString("akka.coordinated-shutdown.run-by-actor-system-terminate = off"));
+
+        ExperimentRunner.Outcome outcome = server.awaitOutcome();
+        assertTrue(crashed.get());
+        assertTrue(outcome.failure() != null && outcome.failure().contains("no inference pool reachable for 3 s"),
+                "the failure names the missing inference member: " + outcome.failure());
+        assertTrue(outcome.failure().contains("everything up to round"), outcome.failure());
+        assertNull(clients.awaitOutcome());
+        assertTrue(TestRuns.metrics(dir).size() >= 1, "the rounds before the loss are kept");
+    }
+
+    private static ClusterNode start(ExperimentConfig config, Path runDirectory, int port, int seed, Set<Role> roles,
+                                     Consumer<String> progress) {
+        return ClusterNode.start(settings(port, seed, roles), config, runDirectory, new ConfiguredModels(),
+                SeededFaults.from(config), progress);
+    }
+
+    private static NodeSettings settings(int port, int seed, Set<Role> roles) {
+        return new NodeSettings("127.0.0.1", port, List.of("127.0.0.1:" + seed), roles, Duration.ofSeconds(2),
+                Duration.ofSeconds(3), null);
+    }
+
+    private static String hash(Path run) {
+        return TestRuns.result(run).get("global_mean_sha256").asText();
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
