@@ -6,7 +6,6 @@ import akka.actor.typed.Behavior;
 import akka.actor.typed.Terminated;
 import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
@@ -63,7 +62,7 @@ public final class ExperimentRunner {
             List<RowScorer> scorers = sessions.stream().<RowScorer>map(model -> model::score).toList();
             Behavior<Void> guardian = guardian(config, experimentHash, data, new Vocabulary(first.vocabularySize(),
                     first.specialTokenIds()), scorers, faults, outputs);
-            Config akka = JournalSettings.forRunDirectory(runDirectory).withFallback(ConfigFactory.load());
+            Config akka = AkkaDefaults.over(JournalSettings.forRunDirectory(runDirectory));
             ActorSystem<Void> system = ActorSystem.create(guardian, "fedbpt", akka);
             return awaitOutcome(system, outputs);
         } finally {

@@ -20,7 +20,9 @@ import java.util.function.Consumer;
  * through the receptionist and keeps every request until its answer is back, so when the inference member goes
  * away the requests in flight are sent again to whichever pool appears next. If none appears within
  * {@code maxWait} of the pool going away (or of a request that found none), the requests fail with a message that
- * says so and {@code onGone} hears the same reason.
+ * says so and {@code onGone} hears the same reason. Remote delivery is at most once, so a request left unanswered
+ * for {@link #UNANSWERED_AFTER} is sent again (scores are deterministic, the first answer wins), and fails after
+ * {@link #MAX_RESENDS} such tries rather than leave its requester waiting forever.
  */
 public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
 
@@ -28,7 +30,7 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
     public static final ServiceKey<InferencePool.Command> POOL_KEY =
             ServiceKey.create(InferencePool.Command.class, "fedbpt-inference-pool");
 
-    public sealed interface Command permits InferencePool.Score, PoolsChanged, PoolReply, WaitExpired {}
+    public sealed interface Command permits InferencePool.Score, PoolsChanged, PoolReply, WaitExpired, CheckUnanswered {}
 
     record PoolsChanged(Receptionist.Listing listing) implements Command {}
 
@@ -36,12 +38,29 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
 
     record WaitExpired() implements Command {}
 
+    record CheckUnanswered() implements Command {}
+
+    /** Long enough for a full queue ahead of the request (1024 requests at a few hundred rows per second). */
+    static final Duration UNANSWERED_AFTER = Duration.ofMinutes(5);
+    static final int MAX_RESENDS = 3;
+
+    /** A request and when this link last sent it. */
+    private static final class Pending {
+        final InferencePool.Score score;
+        long sentNanos;
+        int resends;
+
+        Pending(InferencePool.Score score) {
+            this.score = score;
+        }
+    }
+
     private final Duration maxWait;
     private final Consumer<String> onGone;
     private final TimerScheduler<Command> timers;
     private final ActorRef<InferencePool.Reply> replies;
     /** Requests not yet answered, by the id this link gave them (requesters' ids may collide). */
-    private final Map<Long, InferencePool.Score> inFlight = new LinkedHashMap<>();
+    private final Map<Long, Pending> inFlight = new LinkedHashMap<>();
     private ActorRef<InferencePool.Command> pool;
     private String lastPool = "none yet";
     private long nextId;
@@ -61,6 +80,7 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
         ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class,
                 PoolsChanged::new);
         context.getSystem().receptionist().tell(Receptionist.subscribe(POOL_KEY, listings));
+        timers.startTimerWithFixedDelay("unanswered", new CheckUnanswered(), UNANSWERED_AFTER.dividedBy(10));
     }
 
     @Override
@@ -70,30 +90,34 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
                 .onMessage(PoolReply.class, this::onPoolReply)
                 .onMessage(PoolsChanged.class, this::onPoolsChanged)
                 .onMessage(WaitExpired.class, expired -> onWaitExpired())
+                .onMessage(CheckUnanswered.class, check -> onCheckUnanswered())
                 .build();
     }
 
     private Behavior<Command> onScore(InferencePool.Score score) {
         long id = nextId++;
-        inFlight.put(id, score);
+        Pending pending = new Pending(score);
+        inFlight.put(id, pending);
         if (pool != null) {
-            send(id, score);
+            send(id, pending);
         } else if (!timers.isTimerActive("wait")) {
             timers.startSingleTimer("wait", new WaitExpired(), maxWait);
         }
         return this;
     }
 
-    private void send(long id, InferencePool.Score score) {
-        pool.tell(new InferencePool.Score(id, score.z(), score.rows(), replies));
+    private void send(long id, Pending pending) {
+        pending.sentNanos = System.nanoTime();
+        pool.tell(new InferencePool.Score(id, pending.score.z(), pending.score.rows(), replies));
     }
 
     private Behavior<Command> onPoolReply(PoolReply message) {
         InferencePool.Reply reply = message.reply();
-        InferencePool.Score request = inFlight.remove(reply.requestId());
-        if (request == null) {
-            return this; // already answered by an earlier pool, or failed after the wait
+        Pending pending = inFlight.remove(reply.requestId());
+        if (pending == null) {
+            return this; // already answered by an earlier pool or try, or failed after the wait
         }
+        InferencePool.Score request = pending.score;
         long id = request.requestId();
         InferencePool.Reply answer;
         if (reply instanceof InferencePool.Scored scored) {
@@ -138,9 +162,39 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
         String reason = "no inference pool reachable for " + maxWait.toSeconds() + " s (last seen: " + lastPool
                 + ")";
         getContext().getLog().error(reason);
-        inFlight.forEach((id, score) -> score.replyTo().tell(new InferencePool.Failed(score.requestId(), reason)));
+        inFlight.values().forEach(pending -> fail(pending, reason));
         inFlight.clear();
         onGone.accept(reason);
         return this;
+    }
+
+    private Behavior<Command> onCheckUnanswered() {
+        if (pool == null) {
+            return this; // the wait for a pool has its own bound
+        }
+        long now = System.nanoTime();
+        var entries = inFlight.entrySet().iterator();
+        while (entries.hasNext()) {
+            var entry = entries.next();
+            Pending pending = entry.getValue();
+            if (now - pending.sentNanos < UNANSWERED_AFTER.toNanos()) {
+                continue;
+            }
+            if (pending.resends == MAX_RESENDS) {
+                fail(pending, "the inference pool at " + lastPool + " did not answer in " + (MAX_RESENDS + 1)
+                        + " tries of " + UNANSWERED_AFTER.toMinutes() + " min");
+                entries.remove();
+            } else {
+                pending.resends++;
+                getContext().getLog().warn("no answer from the inference pool for {} min; request sent again",
+                        UNANSWERED_AFTER.toMinutes());
+                send(entry.getKey(), pending);
+            }
+        }
+        return this;
+    }
+
+    private static void fail(Pending pending, String reason) {
+        pending.score.replyTo().tell(new InferencePool.Failed(pending.score.requestId(), reason));
     }
 }

@@ -2,6 +2,7 @@ package dev.fedbpt.actors;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.DispatcherSelector;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.TimerScheduler;
@@ -14,6 +15,7 @@ import akka.persistence.typed.javadsl.EventHandler;
 import akka.persistence.typed.javadsl.EventSourcedBehavior;
 import akka.persistence.typed.javadsl.SignalHandler;
 import dev.fedbpt.engine.fedbpt.ClientSampler;
+import dev.fedbpt.engine.fedbpt.GlobalState;
 import dev.fedbpt.engine.fedbpt.LocalResult;
 import dev.fedbpt.engine.fedbpt.ServerStrategy;
 import dev.fedbpt.persistence.OpenRound;
@@ -26,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The federated server, event-sourced: every decision (round opened, result accepted, client dropped, round
@@ -220,6 +223,10 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         roundStartNanos = System.nanoTime();
         roundForwardRows = 0;
         nodeOfClient.clear();
+        GlobalState global = state.global();
+        // The aggregation's O(d^3) part runs while the clients search, off this actor's thread.
+        CompletableFuture.runAsync(() -> strategy.prepare(global),
+                context.getSystem().dispatchers().lookup(DispatcherSelector.blocking()));
         for (int clientId : open.pending()) {
             clients.train(clientId, new ClientActor.Train(open.round(), open.attempt(), state.global(),
                     context.getSelf()));

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks that print measured numbers.",
-        subcommands = {BenchCommand.Cmaes.class, SystemBenchCommand.class})
+        subcommands = {BenchCommand.Cmaes.class, SystemBenchCommand.class, PopulationBenchCommand.class})
 final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {

@@ -5,6 +5,7 @@ import dev.fedbpt.actors.ExperimentRunner;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.inference.ScoreRow;
+import dev.fedbpt.inference.ForwardingScoringModel;
 import dev.fedbpt.inference.ScoringModel;
 import dev.fedbpt.persistence.RoundSummary;
 import java.io.IOException;
@@ -119,41 +120,18 @@ final class SystemBenchCommand implements Callable<Integer> {
     }
 
     /** Passes batches through to the real model and keeps them for the replay. */
-    private record RecordingModel(ScoringModel delegate, List<List<ScoreRow>> batches) implements ScoringModel {
+    private static final class RecordingModel extends ForwardingScoringModel {
+        private final List<List<ScoreRow>> batches;
+
+        RecordingModel(ScoringModel delegate, List<List<ScoreRow>> batches) {
+            super(delegate);
+            this.batches = batches;
+        }
+
         @Override
         public float[][] score(List<ScoreRow> rows) {
             batches.add(List.copyOf(rows));
-            return delegate.score(rows);
-        }
-
-        @Override
-        public int[] encode(String text) {
-            return delegate.encode(text);
-        }
-
-        @Override
-        public int maxRowTokens() {
-            return delegate.maxRowTokens();
-        }
-
-        @Override
-        public int vocabularySize() {
-            return delegate.vocabularySize();
-        }
-
-        @Override
-        public int[] specialTokenIds() {
-            return delegate.specialTokenIds();
-        }
-
-        @Override
-        public int numClasses() {
-            return delegate.numClasses();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
+            return super.score(rows);
         }
     }
 }

@@ -15,6 +15,7 @@ import akka.cluster.typed.SelfUp;
 import akka.cluster.typed.Subscribe;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.fedbpt.actors.AkkaDefaults;
 import dev.fedbpt.actors.ClientActor;
 import dev.fedbpt.actors.ExperimentData;
 import dev.fedbpt.actors.ExperimentRunner;
@@ -117,7 +118,7 @@ public final class ClusterNode {
                 akka = akka.withFallback(JournalSettings.forRunDirectory(runDirectory));
             }
             ActorSystem<Event> system = ActorSystem.create(members.guardian(), NodeSettings.SYSTEM_NAME,
-                    akka.withFallback(ConfigFactory.load()));
+                    AkkaDefaults.over(akka));
             return new ClusterNode(system, outputs, sessions);
         } catch (RuntimeException e) {
             sessions.forEach(ScoringModel::close);

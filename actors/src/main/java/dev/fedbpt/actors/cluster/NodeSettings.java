@@ -91,6 +91,9 @@ public record NodeSettings(String host, int port, List<String> seedNodes, Set<Ro
                 akka.remote.artery.large-message-destinations = ["/user/round-states", "/user/server"]
                 akka.remote.artery.advanced.maximum-large-frame-size = 16 MiB
                 akka.remote.artery.advanced.large-buffer-pool-size = 8
+                # Jackson reads only classes it is bound to; MeteredCborSerializer wraps it (see reference.conf).
+                # Set here, over every reference.conf, as akka's own would win on some classpath orders.
+                akka.serialization.jackson.allowed-class-prefix = ["dev.fedbpt."]
                 """.formatted(host, port, downAfter.toMillis()))
                 .withValue("akka.cluster.seed-nodes", ConfigValueFactory.fromIterable(seedNodes.stream()
                         .map(seed -> "akka://" + SYSTEM_NAME + "@" + seed).toList()))

@@ -10,7 +10,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.cluster.Member;
 import akka.cluster.MemberStatus;
 import akka.cluster.typed.Cluster;
-import com.typesafe.config.ConfigFactory;
+import dev.fedbpt.actors.AkkaDefaults;
 import dev.fedbpt.actors.cluster.NodeSettings.Role;
 import dev.fedbpt.actors.cluster.NodeSettings.Tls;
 import java.io.IOException;
@@ -125,7 +125,7 @@ class TlsJoinTest {
         NodeSettings settings = new NodeSettings("127.0.0.1", port, List.of("127.0.0.1:" + seedPort), roles,
                 Duration.ofSeconds(5), Duration.ofSeconds(5), tls);
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), NodeSettings.SYSTEM_NAME,
-                settings.akkaConfig().withFallback(ConfigFactory.load()));
+                AkkaDefaults.over(settings.akkaConfig()));
         systems.add(system);
         return system;
     }

@@ -68,11 +68,11 @@ public final class Cmaes {
         this.generation = s.generation();
     }
 
-    private Cmaes(Cmaes other) {
-        this.params = other.params;
+    private Cmaes(Cmaes other, double sigma, CmaesParameters params) {
+        this.params = params;
         this.n = other.n;
         this.mean = other.mean.clone();
-        this.sigma = other.sigma;
+        this.sigma = sigma;
         this.c = new double[n][];
         for (int i = 0; i < n; i++) {
             this.c[i] = other.c[i].clone();
@@ -92,7 +92,22 @@ public final class Cmaes {
      * paying the O(n^3) eigendecomposition (about 0.45 s at n = 500).
      */
     public Cmaes copy() {
-        return new Cmaes(this);
+        return new Cmaes(this, sigma, params);
+    }
+
+    /**
+     * A copy with another step size and parameters that keeps the decomposition: B and D depend on C alone. FedBPT's
+     * server decomposes the global covariance while the clients search ({@link #prepared}), then updates a copy with
+     * its own sigma' and weights, bit for bit as if it had decomposed on the spot.
+     */
+    public Cmaes withSigmaAndParameters(double sigma, CmaesParameters params) {
+        if (!(sigma > 0) || !Double.isFinite(sigma)) {
+            throw new IllegalArgumentException("sigma must be finite and > 0, was " + sigma);
+        }
+        if (params == null || params.dimension() != n) {
+            throw new IllegalArgumentException("parameters of dimension " + n + " needed");
+        }
+        return new Cmaes(this, sigma, params);
     }
 
     /** Computes the decomposition the first {@link #ask} would compute, now; returns this instance. */

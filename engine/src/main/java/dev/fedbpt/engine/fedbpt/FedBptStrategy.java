@@ -35,6 +35,9 @@ public final class FedBptStrategy implements ServerStrategy {
     private final StepRule rule;
     private final int localLambda;
     private final int localIterations;
+    // The global state whose decomposition prepare() computed (identity: the server holds one instance per round).
+    private CmaesState preparedFor;
+    private Cmaes prepared;
 
     public FedBptStrategy(StepRule rule, int localLambda, int localIterations) {
         if (rule == null) {
@@ -62,6 +65,20 @@ public final class FedBptStrategy implements ServerStrategy {
     @Override
     public String name() {
         return rule == StepRule.PAPER_EQ6 ? "fedbpt" : "fedbpt-refcode";
+    }
+
+    @Override
+    public void prepare(GlobalState current) {
+        decomposed(current.cmaes());
+    }
+
+    /** The global state with its covariance decomposed; the latest one is kept for the round's aggregate. */
+    private synchronized Cmaes decomposed(CmaesState state) {
+        if (preparedFor != state) {
+            prepared = new Cmaes(state, CmaesParameters.standard(state.dimension(), 2)).prepared();
+            preparedFor = state;
+        }
+        return prepared;
     }
 
     @Override
@@ -94,7 +111,7 @@ public final class FedBptStrategy implements ServerStrategy {
         CmaesParameters params = rule == StepRule.PAPER_EQ6
                 ? CmaesParameters.equalWeights(d, n, Math.max(1, n / 2))
                 : CmaesParameters.logWeights(d, n, n);
-        Cmaes server = new Cmaes(current.cmaes().withSigma(sigmaPrime), params);
+        Cmaes server = decomposed(current.cmaes()).withSigmaAndParameters(sigmaPrime, params);
         double[][] means = new double[n][];
         double[] losses = new double[n];
         for (int i = 0; i < n; i++) {

@@ -10,6 +10,13 @@ public interface ServerStrategy {
 
     String name();
 
+    /**
+     * Computes ahead what {@link #aggregate} will need for {@code current} (FedBPT: the O(d^3) decomposition of the
+     * global covariance), so that it runs while the clients search rather than after their last answer. May be
+     * called from another thread; {@code aggregate} gives the same bytes with or without it.
+     */
+    default void prepare(GlobalState current) {}
+
     /** Whether clients must upload their whole local CMA-ES state ({@link LocalResult#localState()}). */
     default boolean needsLocalStates() {
         return true;

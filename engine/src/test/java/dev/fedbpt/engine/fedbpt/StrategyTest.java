@@ -111,4 +111,34 @@ class StrategyTest {
         assertThrows(IllegalArgumentException.class,
                 () -> new FedAvgBbtStrategy().aggregate(new GlobalState(1, g0.cmaes()), fourClients()));
     }
+
+    @Test
+    void preparingTheDecompositionAheadGivesTheSameBytes() {
+        // A global state two rounds in, so its covariance is a full matrix the eigensolver has to decompose.
+        int d = 6;
+        GlobalState global = new GlobalState(0, CmaesState.initial(new double[d], 1.0));
+        for (int round = 0; round < 2; round++) {
+            List<LocalResult> results = new ArrayList<>();
+            for (int client = 0; client < 4; client++) {
+                double[] mean = new double[d];
+                for (int i = 0; i < d; i++) {
+                    mean[i] = Math.sin(31 * round + 7 * client + i);
+                }
+                results.add(new LocalResult(round, client, mean, new double[] {0.9, 0.8}, 0.1 * client, 3, null));
+            }
+            global = new FedBptStrategy(5, 2).aggregate(global, results);
+        }
+        List<LocalResult> last = new ArrayList<>();
+        for (int client = 0; client < 4; client++) {
+            double[] mean = new double[d];
+            mean[client] = 1.0 + client;
+            last.add(new LocalResult(2, client, mean, new double[] {0.7, 0.6}, 1.0 / (client + 1), 3, null));
+        }
+        for (FedBptStrategy.StepRule rule : FedBptStrategy.StepRule.values()) {
+            FedBptStrategy prepared = new FedBptStrategy(rule, 5, 2);
+            prepared.prepare(global);
+            assertEquals(new FedBptStrategy(rule, 5, 2).aggregate(global, last).cmaes(),
+                    prepared.aggregate(global, last).cmaes(), rule.name());
+        }
+    }
 }
