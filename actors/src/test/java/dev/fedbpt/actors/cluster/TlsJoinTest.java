@@ -58,31 +58,16 @@ class TlsJoinTest {
     @Test
     void aMemberWithoutATrustedCertificateCannotJoin() {
         // The deployment's certificate: every trusted member holds it, the shared trust store trusts only it.
-        Path trustedKeys = dir.resolve("member.p12");
+        Path trustedKeys = selfSigned("member");
         Path trustStore = dir.resolve("truststore.p12");
-        keytool("-genkeypair", "-alias", "member", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                "-dname", "CN=fedbpt-member", "-storetype", "PKCS12", "-keystore", trustedKeys.toString(),
-                "-storepass", PASSWORD, "-keypass", PASSWORD);
-        Path trustedCert = dir.resolve("member.crt");
-        keytool("-exportcert", "-rfc", "-alias", "member", "-keystore", trustedKeys.toString(), "-storepass", PASSWORD,
-                "-file", trustedCert.toString());
-        keytool("-importcert", "-alias", "member", "-file", trustedCert.toString(), "-storetype", "PKCS12",
-                "-keystore", trustStore.toString(), "-storepass", PASSWORD);
+        trust(trustStore, "member");
 
         // The rogue: its own self-signed certificate; it trusts the deployment's and its own, so only the trusted
         // members' check of the certificate it presents can keep it out.
-        Path rogueKeys = dir.resolve("rogue.p12");
+        Path rogueKeys = selfSigned("rogue");
         Path rogueTrust = dir.resolve("rogue-truststore.p12");
-        keytool("-genkeypair", "-alias", "rogue", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                "-dname", "CN=fedbpt-member", "-storetype", "PKCS12", "-keystore", rogueKeys.toString(),
-                "-storepass", PASSWORD, "-keypass", PASSWORD);
-        Path rogueCert = dir.resolve("rogue.crt");
-        keytool("-exportcert", "-rfc", "-alias", "rogue", "-keystore", rogueKeys.toString(), "-storepass", PASSWORD,
-                "-file", rogueCert.toString());
-        keytool("-importcert", "-alias", "member", "-file", trustedCert.toString(), "-storetype", "PKCS12",
-                "-keystore", rogueTrust.toString(), "-storepass", PASSWORD);
-        keytool("-importcert", "-alias", "rogue", "-file", rogueCert.toString(), "-storetype", "PKCS12",
-                "-keystore", rogueTrust.toString(), "-storepass", PASSWORD);
+        trust(rogueTrust, "member");
+        trust(rogueTrust, "rogue");
 
         Tls trusted = new Tls(trustedKeys, PASSWORD, trustStore, PASSWORD);
         Tls rogueTls = new Tls(rogueKeys, PASSWORD, rogueTrust, PASSWORD);
@@ -163,6 +148,24 @@ class TlsJoinTest {
             }
             sleep(200);
         }
+    }
+
+    /** A PKCS12 key store {@code alias}.p12 with a new self-signed certificate, exported to {@code alias}.crt. */
+    private Path selfSigned(String alias) {
+        Path keys = dir.resolve(alias + ".p12");
+        // The same name for every certificate: what is checked is the certificate, not the name.
+        keytool("-genkeypair", "-alias", alias, "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
+                "-dname", "CN=fedbpt-member", "-storetype", "PKCS12", "-keystore", keys.toString(),
+                "-storepass", PASSWORD, "-keypass", PASSWORD);
+        keytool("-exportcert", "-rfc", "-alias", alias, "-keystore", keys.toString(), "-storepass", PASSWORD,
+                "-file", dir.resolve(alias + ".crt").toString());
+        return keys;
+    }
+
+    /** Adds the certificate {@code alias}.crt to the trust store {@code store}. */
+    private void trust(Path store, String alias) {
+        keytool("-importcert", "-alias", alias, "-file", dir.resolve(alias + ".crt").toString(), "-storetype",
+                "PKCS12", "-keystore", store.toString(), "-storepass", PASSWORD);
     }
 
     private static void keytool(String... args) {
