@@ -159,8 +159,8 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
         if (pool != null) {
             return this;
         }
-        String reason = "no inference pool reachable for " + maxWait.toSeconds() + " s (last seen: " + lastPool
-                + ")";
+        String waited = maxWait.toMillis() < 1000 ? maxWait.toMillis() + " ms" : maxWait.toSeconds() + " s";
+        String reason = "no inference pool reachable for " + waited + " (last seen: " + lastPool + ")";
         getContext().getLog().error(reason);
         inFlight.values().forEach(pending -> fail(pending, reason));
         inFlight.clear();

@@ -1,0 +1,70 @@
+package dev.fedbpt.actors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import akka.actor.testkit.typed.javadsl.ActorTestKit;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.receptionist.Receptionist;
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/** The way to a pool on another member: found by the receptionist, requests kept until answered, a bounded wait. */
+class PoolLinkTest {
+    private static final ActorTestKit KIT = ActorTestKit.create(AkkaDefaults.over(ConfigFactory.empty()));
+    private static final List<int[]> ROWS = List.of(new int[] {1, 2, 3});
+
+    @AfterAll
+    static void shutdown() {
+        KIT.shutdownTestKit();
+    }
+
+    @Test
+    void requestsInFlightGoToTheNextPoolWhenTheirPoolIsGone() {
+        TestProbe<InferencePool.Command> first = KIT.createTestProbe();
+        TestProbe<InferencePool.Command> second = KIT.createTestProbe();
+        TestProbe<InferencePool.Reply> requester = KIT.createTestProbe();
+        register(first.getRef());
+        ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofSeconds(30), reason -> {}));
+        link.tell(new InferencePool.Score(42, new double[] {0.5}, ROWS, requester.getRef()));
+        InferencePool.Score sent = first.expectMessageClass(InferencePool.Score.class, Duration.ofSeconds(5));
+
+        deregister(first.getRef());
+        register(second.getRef());
+        InferencePool.Score again = second.expectMessageClass(InferencePool.Score.class, Duration.ofSeconds(5));
+        assertEquals(sent.requestId(), again.requestId(), "the same request, sent again");
+        again.replyTo().tell(new InferencePool.Scored(again.requestId(), new float[][] {{1f, 2f}}));
+        InferencePool.Scored scored = requester.expectMessageClass(InferencePool.Scored.class);
+        assertEquals(42, scored.requestId(), "the requester gets its own id back");
+        sent.replyTo().tell(new InferencePool.Scored(sent.requestId(), new float[][] {{1f, 2f}}));
+        requester.expectNoMessage(Duration.ofMillis(200)); // a second answer to the same request is dropped
+        deregister(second.getRef());
+    }
+
+    @Test
+    void withNoPoolWithinTheWaitRequestsFailWithTheReason() throws Exception {
+        TestProbe<InferencePool.Reply> requester = KIT.createTestProbe();
+        CompletableFuture<String> gone = new CompletableFuture<>();
+        ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofMillis(300), gone::complete));
+        link.tell(new InferencePool.Score(7, null, ROWS, requester.getRef()));
+
+        InferencePool.Failed failed = requester.expectMessageClass(InferencePool.Failed.class, Duration.ofSeconds(5));
+        assertEquals(7, failed.requestId());
+        assertTrue(failed.reason().contains("no inference pool reachable for 300 ms"), failed.reason());
+        assertEquals(failed.reason(), gone.get(5, TimeUnit.SECONDS));
+    }
+
+    private static void register(ActorRef<InferencePool.Command> pool) {
+        KIT.system().receptionist().tell(Receptionist.register(PoolLink.POOL_KEY, pool));
+    }
+
+    private static void deregister(ActorRef<InferencePool.Command> pool) {
+        KIT.system().receptionist().tell(Receptionist.deregister(PoolLink.POOL_KEY, pool));
+    }
+}
