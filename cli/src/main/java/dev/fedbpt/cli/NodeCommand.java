@@ -86,15 +86,31 @@ final class NodeCommand implements Callable<Integer> {
         if (node.has(NodeSettings.Role.SERVER)) {
             Path directory = out != null ? out
                     : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-            return Runs.execute(experiment, directory, progress -> ClusterNode.start(node, experiment, directory,
-                    new ConfiguredModels(), SeededFaults.from(experiment), progress).awaitOutcome());
+            return Runs.execute(experiment, directory, progress -> start(node, experiment, directory, progress)
+                    .awaitOutcome());
         }
         System.out.println("fedbpt: cluster member " + host + ":" + port + " as " + roles + ", joining "
                 + seedNodes);
-        ClusterNode.start(node, experiment, null, new ConfiguredModels(), SeededFaults.from(experiment),
-                line -> System.out.println("  " + line)).awaitOutcome();
+        start(node, experiment, null, line -> System.out.println("  " + line)).awaitOutcome();
         System.out.println("fedbpt: the server's member has left; this member stops");
         return Main.OK;
+    }
+
+    private ClusterNode start(NodeSettings node, ExperimentConfig experiment, Path directory,
+                              java.util.function.Consumer<String> progress) {
+        try {
+            return ClusterNode.start(node, experiment, directory, new ConfiguredModels(),
+                    SeededFaults.from(experiment), progress);
+        } catch (RuntimeException e) {
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof java.net.BindException) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "cannot listen on " + host + ":"
+                            + port + " (--host/--port): " + cause.getMessage()
+                            + "; is another member or program using it?");
+                }
+            }
+            throw e;
+        }
     }
 
     private NodeSettings settings() {

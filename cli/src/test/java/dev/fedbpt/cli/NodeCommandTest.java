@@ -50,4 +50,14 @@ class NodeCommandTest {
                 "--down-after", "soon"));
         assertTrue(console.stderr().contains("--down-after expects a duration"), console.stderr());
     }
+
+    @Test
+    void aPortInUseIsBadInputNamingIt() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            String port = Integer.toString(taken.getLocalPort());
+            assertEquals(Main.BAD_INPUT, Main.execute("node", "--role", "clients", "--port", port, "--seed-nodes",
+                    "127.0.0.1:" + port, "--set", "model.backend=synthetic"));
+            assertTrue(console.stderr().contains("cannot listen on 127.0.0.1:" + port), console.stderr());
+        }
+    }
 }
