@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import akka.cluster.typed.Cluster;
+import akka.cluster.typed.Leave;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
 import dev.fedbpt.actors.cluster.ClusterNode;
@@ -22,11 +24,13 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Three cluster members in one JVM on loopback: the server with the inference pool, and two members hosting the
- * sharded clients. Without node loss the run ends on the single-JVM run's bytes; when a clients member crashes
- * mid-round its started clients are dropped, its shards move to the other member and the run completes; when the
+ * sharded clients. Without node loss the run ends on the single-JVM run's bytes; when a clients member crashes or
+ * leaves mid-round its started clients are dropped, its shards move to the other member and the run completes; when the
  * inference member is gone too long the run stops with a reason that names it.
  */
 @Timeout(180)
@@ -56,8 +60,9 @@ class ClusterRunTest {
                 "round states travel to the clients members: " + server.traffic().snapshot());
     }
 
-    @Test
-    void completesWhenAClientsMemberCrashesMidRound(@TempDir Path dir) {
+    @ParameterizedTest(name = "graceful leave: {0}")
+    @ValueSource(booleans = {false, true})
+    void completesWhenAClientsMemberCrashesOrLeavesMidRound(boolean leaves, @TempDir Path dir) {
         // Held-back answers make each round last long enough for the crash to land inside one.
         ExperimentConfig config = TestRuns.config(TestRuns.concat(CLUSTER_RUN, "faults.client-delay-rate=1.0",
                 "faults.client-delay-mean=400ms", "federation.max-attempts=5"));
@@ -66,7 +71,12 @@ class ClusterRunTest {
         AtomicBoolean crashed = new AtomicBoolean();
         Consumer<String> crashAfterFirstRound = line -> {
             if (line.contains("round   1/") && crashed.compareAndSet(false, true)) {
-                doomed[0].system().terminate(); // no leaving: the others find it unreachable and down it
+                if (leaves) { // its shards are handed off, then it is removed and stops
+                    Cluster cluster = Cluster.get(doomed[0].system());
+                    cluster.manager().tell(Leave.create(cluster.selfMember().address()));
+                } else { // no goodbye: the others find it unreachable and down it
+                    doomed[0].system().terminate();
+                }
             }
         };
         ClusterNode server = start(config, dir.resolve("cluster"), seed, seed, Set.of(Role.SERVER, Role.INFERENCE),
@@ -88,7 +98,8 @@ class ClusterRunTest {
                 || round.get("reported").asInt() < round.get("sampled").asInt());
         if (!dropped) {
             assertTrue(TestRuns.run(config, dir.resolve("single")).succeeded());
-            assertEquals(hash(dir.resolve("single")), hash(dir.resolve("cluster")), "no dropout, so the single-JVM bytes: " + rounds);
+            assertEquals(hash(dir.resolve("single")), hash(dir.resolve("cluster")),
+                    "no dropout, so the single-JVM bytes: " + rounds);
         }
     }
 

@@ -92,7 +92,7 @@ final class NodeCommand implements Callable<Integer> {
         System.out.println("fedbpt: cluster member " + host + ":" + port + " as " + roles + ", joining "
                 + seedNodes);
         start(node, experiment, null, line -> System.out.println("  " + line)).awaitOutcome();
-        System.out.println("fedbpt: the server's member has left; this member stops");
+        System.out.println("fedbpt: this member has stopped (the server's member left, or this one was stopped)");
         return Main.OK;
     }
 
