@@ -8,6 +8,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.cmaes.Cmaes;
 import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
 import dev.fedbpt.engine.fedbpt.FedAvgBbtStrategy;
 import dev.fedbpt.engine.fedbpt.FedBptStrategy;
@@ -137,7 +138,11 @@ public final class ExperimentRunner {
 
     public static ClientSearchConfig searchConfig(ExperimentConfig config) {
         return new ClientSearchConfig(config.search().localIterations(), config.search().population(),
-                config.search().perturbationRate(), strategy(config).needsLocalStates());
+                config.search().perturbationRate(), strategy(config).needsLocalStates(),
+                switch (config.search().cmaesVariant()) {
+                    case TUTORIAL -> Cmaes.Variant.TUTORIAL;
+                    case MIRRORED_ACTIVE -> Cmaes.Variant.MIRRORED_ACTIVE;
+                });
     }
 
     public static ServerStrategy strategy(ExperimentConfig config) {

@@ -132,6 +132,7 @@ public final class RunOutputs implements RunListener {
         result.put("experiment", config.experiment().name());
         result.put("method", config.experiment().method().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         result.put("step_rule", config.search().stepRule().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        result.put("cmaes_variant", config.search().cmaesVariant().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         result.put("seed", config.experiment().seed());
         result.put("rounds_completed", state.roundsCompleted());
         boolean icl = config.experiment().method() == ExperimentConfig.Method.ICL;

@@ -1,6 +1,7 @@
 package dev.fedbpt.actors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fedbpt.config.ExperimentConfig;
@@ -32,6 +33,17 @@ class MatchesLocalSimulationTest {
     @Test
     void fedAvgBbtThroughActorsEqualsTheSynchronousReference() {
         assertSameFinalMean(TestRuns.config("experiment.method=fedavg-bbt", "search.perturbation-rate=0.3"));
+    }
+
+    @Test
+    void theMirroredActiveVariantIsWiredThroughToTheClients() {
+        ExperimentConfig mirrored = TestRuns.config("search.cmaes-variant=mirrored-active");
+        assertSameFinalMean(mirrored);
+        assertEquals("mirrored-active", TestRuns.result(dir).get("cmaes_variant").asText());
+        String mirroredHash = TestRuns.result(dir).get("global_mean_sha256").asText();
+        assertTrue(TestRuns.run(TestRuns.config(), dir.resolve("tutorial"), FaultInjector.NONE).succeeded());
+        assertNotEquals(mirroredHash, TestRuns.result(dir.resolve("tutorial")).get("global_mean_sha256").asText(),
+                "the variant changes the clients' search");
     }
 
     private void assertSameFinalMean(ExperimentConfig config) {

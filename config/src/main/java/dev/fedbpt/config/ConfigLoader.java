@@ -132,7 +132,8 @@ public final class ConfigLoader {
                 r.intIn("search.local-iterations", 1, 100_000),
                 r.intIn("search.population", 2, 100_000),
                 r.doubleIn("search.perturbation-rate", 0.0, 0.99),
-                r.enumValue("search.step-rule", ExperimentConfig.StepRule.class));
+                r.enumValue("search.step-rule", ExperimentConfig.StepRule.class),
+                r.enumValue("search.cmaes-variant", ExperimentConfig.CmaesVariant.class));
         var model = new ExperimentConfig.Model(
                 r.enumValue("model.backend", ExperimentConfig.Backend.class),
                 r.string("model.onnx"),

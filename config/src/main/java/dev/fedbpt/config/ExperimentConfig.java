@@ -50,6 +50,9 @@ public record ExperimentConfig(
 
     public enum StepRule { PAPER_EQ6, REFERENCE_CODE }
 
+    /** The clients' local CMA-ES: Hansen's 2016 tutorial, or mirrored sampling with Hansen and Ros's active update. */
+    public enum CmaesVariant { TUTORIAL, MIRRORED_ACTIVE }
+
     public enum Head { SIMILARITY, MASKED_LM }
 
     public enum Backend { ONNX, SYNTHETIC }
@@ -64,7 +67,7 @@ public record ExperimentConfig(
                              int maxAttempts) {}
 
     public record Search(int dimension, double sigma0, int localIterations, int population,
-                         double perturbationRate, StepRule stepRule) {}
+                         double perturbationRate, StepRule stepRule, CmaesVariant cmaesVariant) {}
 
     public record Model(Backend backend, String onnx, String tokenizer, Head head, double temperature, int promptLength,
                         long projectionSeed, int intraOpThreads) {}

@@ -50,7 +50,7 @@ public final class ClientSearch {
         this.round = round;
         this.clientId = clientId;
         if (!start.parameters().equals(CmaesParameters.standard(start.parameters().dimension(),
-                config.populationSize()))) {
+                config.populationSize())) || start.variant() != config.variant()) {
             throw new IllegalArgumentException("start was not built by ClientSearch.startingPoint for this config");
         }
         this.cmaes = start.copy();
@@ -60,7 +60,8 @@ public final class ClientSearch {
 
     /** The local CMA-ES every client search of a round starts from: the global state with the local parameters. */
     public static Cmaes startingPoint(CmaesState global, ClientSearchConfig config) {
-        return new Cmaes(global, CmaesParameters.standard(global.dimension(), config.populationSize()));
+        return new Cmaes(global, CmaesParameters.standard(global.dimension(), config.populationSize()),
+                config.variant());
     }
 
     /** The current pending step (the same object until {@link #onScores} is called). */

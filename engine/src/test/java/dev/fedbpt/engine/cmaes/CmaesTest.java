@@ -210,4 +210,44 @@ class CmaesTest {
         assertEquals(fresh.state(), copy.state());
         assertEquals(start, prepared.state(), "copies never write into the instance they came from");
     }
+
+    @Test
+    void mirroredSamplingPairsEachCandidateWithItsMirrorImage() {
+        double[] mean = {0.5, -1.0, 2.0};
+        CmaesState start = CmaesState.initial(mean, 0.7);
+        Cmaes es = new Cmaes(start, CmaesParameters.standard(3, 5), Cmaes.Variant.MIRRORED_ACTIVE);
+        double[][] xs = es.ask(Rng.of(3, Purpose.BENCHMARK, 0));
+        for (int p = 0; p + 1 < xs.length; p += 2) {
+            for (int i = 0; i < mean.length; i++) {
+                assertEquals(2 * mean[i], xs[p][i] + xs[p + 1][i], 1e-12, "pair " + p + " is symmetric about m");
+            }
+        }
+        assertNotEquals(xs[0][0], xs[2][0], "each pair has its own direction");
+        double[][] again = new Cmaes(start, CmaesParameters.standard(3, 5), Cmaes.Variant.MIRRORED_ACTIVE)
+                .ask(Rng.of(3, Purpose.BENCHMARK, 0));
+        assertTrue(Arrays.deepEquals(xs, again), "same seed, same candidates");
+    }
+
+    @Test
+    void theActiveUpdateKeepsTheCovarianceSymmetricAndPositive() {
+        Cmaes es = new Cmaes(CmaesState.initial(new double[4], 1.0), CmaesParameters.standard(4, 8),
+                Cmaes.Variant.MIRRORED_ACTIVE);
+        var rng = Rng.of(5, Purpose.BENCHMARK, 1);
+        for (int g = 0; g < 30; g++) {
+            double[][] xs = es.ask(rng);
+            double[] fs = new double[xs.length];
+            for (int k = 0; k < xs.length; k++) {
+                fs[k] = CmaesBenchmark.ellipsoid(xs[k]);
+            }
+            es.tell(xs, fs);
+        }
+        double[][] c = es.state().covariance();
+        for (int i = 0; i < c.length; i++) {
+            assertTrue(c[i][i] > 0, "variance " + i + " stays positive");
+            for (int j = 0; j < i; j++) {
+                assertEquals(c[i][j], c[j][i], "symmetric");
+            }
+        }
+        assertTrue(es.state().copy().equals(es.copy().state()), "copies keep the variant's state");
+    }
 }
