@@ -5,7 +5,6 @@ import akka.serialization.Serialization;
 import akka.serialization.SerializationExtension;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigValueFactory;
 import dev.fedbpt.actors.AkkaDefaults;
 import dev.fedbpt.actors.ConfiguredModels;
 import dev.fedbpt.actors.Evaluator;
@@ -15,15 +14,9 @@ import dev.fedbpt.actors.ModelFactory;
 import dev.fedbpt.actors.ServerActor;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.engine.cmaes.Cmaes;
-import dev.fedbpt.engine.cmaes.CmaesState;
-import dev.fedbpt.engine.fedbpt.BatchScorer;
-import dev.fedbpt.engine.fedbpt.ClientSearch;
-import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
 import dev.fedbpt.engine.fedbpt.GlobalState;
 import dev.fedbpt.engine.fedbpt.LocalData;
 import dev.fedbpt.engine.fedbpt.LocalResult;
-import dev.fedbpt.engine.fedbpt.LocalSimulation;
 import dev.fedbpt.engine.fedbpt.ServerStrategy;
 import dev.fedbpt.engine.fedbpt.Vocabulary;
 import dev.fedbpt.engine.random.Purpose;
@@ -54,7 +47,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
-import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -81,7 +73,6 @@ public final class PopulationBench {
     private static final Duration RUN_LIMIT = Duration.ofMinutes(30);
     private static final Pattern ROUND_LINE = Pattern.compile("^round\\s+(\\d+)/");
     private static final double MB = 1024.0 * 1024.0;
-    private static volatile Object sink; // keeps timed results alive, so the JIT cannot drop the work
 
     /**
      * What to run. Every size is configurable so that a test can run a tiny version.
@@ -205,7 +196,7 @@ public final class PopulationBench {
 
     /** Runs everything; {@code progress} gets one line per measurement (a full default run takes minutes). */
     public static Result run(Settings settings, Consumer<String> progress) {
-        Engine engine = new Engine(settings);
+        EngineTimings engine = new EngineTimings(settings);
         List<FrameCheck> frames = frameChecks(engine.global, engine.report());
         ClusterRun main = clusterRun(settings, settings.population(), settings.sampled(), settings.rounds(), progress);
         List<ClusterRun> populations = new ArrayList<>();
@@ -286,118 +277,6 @@ public final class PopulationBench {
             labels[r] = rng.nextInt(classes);
         }
         return new LocalData(rows, labels, classes);
-    }
-
-    // ---------------------------------------------------------------- engine-only costs
-
-    /**
-     * The engine alone at the benchmark's sizes: the FedBPT server and one client (the population's client 0, the
-     * fake scorer) on the state after round 1, whose covariance is full like every later round's (round 1 starts
-     * from C = I, which decomposes in O(d^2) instead of O(d^3)).
-     */
-    private static final class Engine {
-        final Settings settings;
-        final ExperimentConfig config;
-        final ServerStrategy strategy;
-        final ClientSearchConfig search;
-        final GlobalState global;
-        final LocalData data;
-        final Vocabulary vocabulary;
-        final BatchScorer scorer;
-
-        Engine(Settings s) {
-            config = config(s, s.population(), s.sampled(), 2);
-            settings = s;
-            strategy = ExperimentRunner.strategy(config);
-            search = ExperimentRunner.searchConfig(config);
-            GlobalState initial = new GlobalState(0, CmaesState.initial(new double[s.dimension()],
-                    config.search().sigma0()));
-            global = strategy.aggregate(initial, uploads(s, initial));
-            try (ScoringModel model = new ConfiguredModels().load(config)) {
-                data = syntheticPopulation(s, s.population(), model).clientData().apply(0);
-                vocabulary = new Vocabulary(model.vocabularySize(), model.specialTokenIds());
-                scorer = fakeScorer(model.numClasses());
-            }
-        }
-
-        /** One client's whole local search, building its own starting point (and decomposing C) as a lone client. */
-        LocalResult report() {
-            return LocalSimulation.runClient(new ClientSearch(global.cmaes(), search, data, vocabulary,
-                    settings.seed(), global.round(), 0), scorer);
-        }
-
-        EngineCosts costs() {
-            List<LocalResult> uploads = uploads(settings, global);
-            int reps = settings.engineReps();
-            // The decomposition of the global covariance, which the server computes while the clients search, and
-            // the update the round then waits for (the same strategy instance keeps the prepared decomposition).
-            double prepareMs = medianMs(reps, () -> {
-                ServerStrategy fresh = ExperimentRunner.strategy(config);
-                fresh.prepare(global);
-                return fresh;
-            });
-            strategy.prepare(global);
-            double serverMs = medianMs(reps, () -> strategy.aggregate(global, uploads));
-            double clientMs = medianMs(reps, this::report);
-            Cmaes shared = ClientSearch.startingPoint(global.cmaes(), search).prepared();
-            double sharedMs = medianMs(reps, () -> LocalSimulation.runClient(new ClientSearch(shared, search, data,
-                    vocabulary, settings.seed(), global.round(), 0), scorer));
-            return new EngineCosts(settings.sampled(), settings.dimension(), serverMs, prepareMs, clientMs, sharedMs,
-                    reps);
-        }
-    }
-
-    /**
-     * What {@code sampled} clients upload after a round from {@code global}: means scattered around the global one,
-     * shrinking local sigmas, varied losses, and (as FedBPT's clients) no local CMA-ES state.
-     */
-    private static List<LocalResult> uploads(Settings s, GlobalState global) {
-        CmaesState state = global.cmaes();
-        List<LocalResult> results = new ArrayList<>(s.sampled());
-        for (int client = 0; client < s.sampled(); client++) {
-            RandomGenerator rng = Rng.of(s.seed(), Purpose.BENCHMARK, global.round(), client);
-            double[] mean = state.mean();
-            double[] shifted = new double[mean.length];
-            for (int i = 0; i < mean.length; i++) {
-                shifted[i] = mean[i] + 0.3 * state.sigma() * rng.nextGaussian();
-            }
-            double[] sigmas = new double[s.localIterations()];
-            for (int t = 0; t < sigmas.length; t++) {
-                sigmas[t] = state.sigma() * Math.pow(0.97, t + 1);
-            }
-            results.add(new LocalResult(global.round(), client, shifted, sigmas, 0.5 + rng.nextDouble(),
-                    s.rowsPerClient(), null));
-        }
-        return results;
-    }
-
-    /** Class scores that cost next to nothing, so the timing is the search's own (CMA-ES, perturbation, losses). */
-    private static BatchScorer fakeScorer(int classes) {
-        return (z, rows) -> {
-            float[][] scores = new float[rows.size()][classes];
-            for (int r = 0; r < scores.length; r++) {
-                int[] row = rows.get(r);
-                for (int c = 0; c < classes; c++) {
-                    scores[r][c] = (float) (z[(r + c) % z.length] + 1e-4 * row[(c + 1) % row.length]);
-                }
-            }
-            return scores;
-        };
-    }
-
-    /** Median wall time of {@code reps} runs after two untimed ones (class loading, JIT). */
-    private static double medianMs(int reps, Supplier<?> work) {
-        for (int i = 0; i < 2; i++) {
-            sink = work.get();
-        }
-        double[] ms = new double[reps];
-        for (int i = 0; i < reps; i++) {
-            long start = System.nanoTime();
-            sink = work.get();
-            ms[i] = (System.nanoTime() - start) / 1e6;
-        }
-        Arrays.sort(ms);
-        return reps % 2 == 1 ? ms[reps / 2] : (ms[reps / 2 - 1] + ms[reps / 2]) / 2;
     }
 
     // ---------------------------------------------------------------- single messages against frame limits

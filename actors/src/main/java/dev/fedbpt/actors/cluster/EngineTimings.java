@@ -1,0 +1,138 @@
+package dev.fedbpt.actors.cluster;
+
+import dev.fedbpt.actors.ConfiguredModels;
+import dev.fedbpt.actors.ExperimentRunner;
+import dev.fedbpt.actors.cluster.PopulationBench.EngineCosts;
+import dev.fedbpt.actors.cluster.PopulationBench.Settings;
+import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.cmaes.Cmaes;
+import dev.fedbpt.engine.cmaes.CmaesState;
+import dev.fedbpt.engine.fedbpt.BatchScorer;
+import dev.fedbpt.engine.fedbpt.ClientSearch;
+import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
+import dev.fedbpt.engine.fedbpt.GlobalState;
+import dev.fedbpt.engine.fedbpt.LocalData;
+import dev.fedbpt.engine.fedbpt.LocalResult;
+import dev.fedbpt.engine.fedbpt.LocalSimulation;
+import dev.fedbpt.engine.fedbpt.ServerStrategy;
+import dev.fedbpt.engine.fedbpt.Vocabulary;
+import dev.fedbpt.engine.random.Purpose;
+import dev.fedbpt.engine.random.Rng;
+import dev.fedbpt.inference.ScoringModel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.commons.math3.random.RandomGenerator;
+
+/**
+ * The engine alone at the benchmark's sizes: the FedBPT server and one client (the population's client 0, the
+ * fake scorer) on the state after round 1, whose covariance is full like every later round's (round 1 starts
+ * from C = I, which decomposes in O(d^2) instead of O(d^3)).
+ */
+final class EngineTimings {
+    private static volatile Object sink; // keeps timed results alive, so the JIT cannot drop the work
+
+    final Settings settings;
+    final ExperimentConfig config;
+    final ServerStrategy strategy;
+    final ClientSearchConfig search;
+    final GlobalState global;
+    final LocalData data;
+    final Vocabulary vocabulary;
+    final BatchScorer scorer;
+
+    EngineTimings(Settings s) {
+        config = PopulationBench.config(s, s.population(), s.sampled(), 2);
+        settings = s;
+        strategy = ExperimentRunner.strategy(config);
+        search = ExperimentRunner.searchConfig(config);
+        GlobalState initial = new GlobalState(0, CmaesState.initial(new double[s.dimension()],
+                config.search().sigma0()));
+        global = strategy.aggregate(initial, uploads(s, initial));
+        try (ScoringModel model = new ConfiguredModels().load(config)) {
+            data = PopulationBench.syntheticPopulation(s, s.population(), model).clientData().apply(0);
+            vocabulary = new Vocabulary(model.vocabularySize(), model.specialTokenIds());
+            scorer = fakeScorer(model.numClasses());
+        }
+    }
+
+    /** One client's whole local search, building its own starting point (and decomposing C) as a lone client. */
+    LocalResult report() {
+        return LocalSimulation.runClient(new ClientSearch(global.cmaes(), search, data, vocabulary,
+                settings.seed(), global.round(), 0), scorer);
+    }
+
+    EngineCosts costs() {
+        List<LocalResult> uploads = uploads(settings, global);
+        int reps = settings.engineReps();
+        // The decomposition of the global covariance, which the server computes while the clients search, and
+        // the update the round then waits for (the same strategy instance keeps the prepared decomposition).
+        double prepareMs = medianMs(reps, () -> {
+            ServerStrategy fresh = ExperimentRunner.strategy(config);
+            fresh.prepare(global);
+            return fresh;
+        });
+        strategy.prepare(global);
+        double serverMs = medianMs(reps, () -> strategy.aggregate(global, uploads));
+        double clientMs = medianMs(reps, this::report);
+        Cmaes shared = ClientSearch.startingPoint(global.cmaes(), search).prepared();
+        double sharedMs = medianMs(reps, () -> LocalSimulation.runClient(new ClientSearch(shared, search, data,
+                vocabulary, settings.seed(), global.round(), 0), scorer));
+        return new EngineCosts(settings.sampled(), settings.dimension(), serverMs, prepareMs, clientMs, sharedMs,
+                reps);
+    }
+
+    /**
+     * What {@code sampled} clients upload after a round from {@code global}: means scattered around the global one,
+     * shrinking local sigmas, varied losses, and (as FedBPT's clients) no local CMA-ES state.
+     */
+    private static List<LocalResult> uploads(Settings s, GlobalState global) {
+        CmaesState state = global.cmaes();
+        List<LocalResult> results = new ArrayList<>(s.sampled());
+        for (int client = 0; client < s.sampled(); client++) {
+            RandomGenerator rng = Rng.of(s.seed(), Purpose.BENCHMARK, global.round(), client);
+            double[] mean = state.mean();
+            double[] shifted = new double[mean.length];
+            for (int i = 0; i < mean.length; i++) {
+                shifted[i] = mean[i] + 0.3 * state.sigma() * rng.nextGaussian();
+            }
+            double[] sigmas = new double[s.localIterations()];
+            for (int t = 0; t < sigmas.length; t++) {
+                sigmas[t] = state.sigma() * Math.pow(0.97, t + 1);
+            }
+            results.add(new LocalResult(global.round(), client, shifted, sigmas, 0.5 + rng.nextDouble(),
+                    s.rowsPerClient(), null));
+        }
+        return results;
+    }
+
+    /** Class scores that cost next to nothing, so the timing is the search's own (CMA-ES, perturbation, losses). */
+    private static BatchScorer fakeScorer(int classes) {
+        return (z, rows) -> {
+            float[][] scores = new float[rows.size()][classes];
+            for (int r = 0; r < scores.length; r++) {
+                int[] row = rows.get(r);
+                for (int c = 0; c < classes; c++) {
+                    scores[r][c] = (float) (z[(r + c) % z.length] + 1e-4 * row[(c + 1) % row.length]);
+                }
+            }
+            return scores;
+        };
+    }
+
+    /** Median wall time of {@code reps} runs after two untimed ones (class loading, JIT). */
+    private static double medianMs(int reps, Supplier<?> work) {
+        for (int i = 0; i < 2; i++) {
+            sink = work.get();
+        }
+        double[] ms = new double[reps];
+        for (int i = 0; i < reps; i++) {
+            long start = System.nanoTime();
+            sink = work.get();
+            ms[i] = (System.nanoTime() - start) / 1e6;
+        }
+        Arrays.sort(ms);
+        return reps % 2 == 1 ? ms[reps / 2] : (ms[reps / 2 - 1] + ms[reps / 2]) / 2;
+    }
+}
