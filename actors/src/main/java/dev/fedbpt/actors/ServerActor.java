@@ -26,8 +26,10 @@ import dev.fedbpt.persistence.ServerState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -49,11 +51,15 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     /** A client began attempt {@code attempt} of a round on cluster member {@code node}. */
     public record ClientStarted(int round, int attempt, int clientId, String node) implements Command, WireMessage {}
 
+    /** A sharded client stopped before answering (its shard moved): its round message must be sent again. */
+    public record ClientStopped(int round, int attempt, int clientId) implements Command, WireMessage {}
+
     /**
-     * Cluster member {@code node} became unreachable or, {@code removed}, was removed from the cluster: the answers
-     * of the open round's clients that started there will not come.
+     * Cluster member {@code node} was removed from the cluster (it left, or crashed and was downed): the answers of
+     * the open round's clients that started there will not come. Unreachability alone is not enough: a member
+     * busy with a long GC or a saturated CPU comes back, and its clients' answers with it.
      */
-    public record NodeLost(String node, boolean removed) implements Command {}
+    public record NodeLost(String node) implements Command {}
 
     /** Something outside the server makes going on pointless (e.g. no inference node); stop, keeping the journal. */
     public record GiveUp(String reason) implements Command {}
@@ -95,6 +101,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private long lateResults;
     /** Where each client of the open round runs (cluster member address), as the clients reported it. */
     private final Map<Integer, String> nodeOfClient = new HashMap<>();
+    /** Members removed during the open round attempt: a client that reports a start there is dropped at once. */
+    private final Set<String> lostNodes = new HashSet<>();
 
     public static Behavior<Command> create(Settings settings, ServerStrategy strategy,
                                            ClientDirectory clients,
@@ -165,6 +173,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
                 .onCommand(EvaluationFinished.class, this::onEvaluationFinished)
                 .onCommand(ClientStarted.class, this::onClientStarted)
                 .onCommand(NodeLost.class, this::onNodeLost)
+                .onCommand(ClientStopped.class, this::onClientStopped)
                 .onCommand(ResendUnconfirmed.class, this::onResendUnconfirmed)
                 .onCommand(GiveUp.class, this::onGiveUp)
                 .build();
@@ -223,6 +232,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         roundStartNanos = System.nanoTime();
         roundForwardRows = 0;
         nodeOfClient.clear();
+        lostNodes.clear();
         GlobalState global = state.global();
         // The aggregation's O(d^3) part runs while the clients search, off this actor's thread.
         CompletableFuture.runAsync(() -> strategy.prepare(global),
@@ -276,30 +286,45 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     private Effect<ServerEvent, ServerState> onClientStarted(ServerState state, ClientStarted started) {
         OpenRound open = state.open();
-        if (open != null && open.round() == started.round() && open.attempt() == started.attempt()) {
-            nodeOfClient.put(started.clientId(), started.node());
+        if (open == null || open.round() != started.round() || open.attempt() != started.attempt()) {
+            return Effect().none();
+        }
+        nodeOfClient.put(started.clientId(), started.node());
+        if (lostNodes.contains(started.node()) && open.isSampled(started.clientId())
+                && !open.hasAnswered(started.clientId())) {
+            return Effect().persist(new ServerEvent.ClientDropped(open.round(), started.clientId(),
+                    "its cluster member " + started.node() + " was removed from the cluster mid-round"))
+                    .thenRun(this::closeIfAllAnswered);
         }
         return Effect().none();
     }
 
-    /** The clients that started on a lost member are dropped now rather than at the round's deadline. */
+    private Effect<ServerEvent, ServerState> onClientStopped(ServerState state, ClientStopped stopped) {
+        OpenRound open = state.open();
+        if (open != null && open.round() == stopped.round() && open.attempt() == stopped.attempt()) {
+            nodeOfClient.remove(stopped.clientId()); // the next re-send reaches it where its shard now lives
+        }
+        return Effect().none();
+    }
+
+    /** The clients that started on a removed member are dropped now rather than at the round's deadline. */
     private Effect<ServerEvent, ServerState> onNodeLost(ServerState state, NodeLost lost) {
         OpenRound open = state.open();
         if (open == null) {
             return Effect().none();
         }
-        String how = lost.removed() ? "was removed from the cluster" : "became unreachable";
+        lostNodes.add(lost.node());
         List<ServerEvent> drops = new ArrayList<>();
         for (int clientId : open.pending()) {
             if (lost.node().equals(nodeOfClient.get(clientId))) {
                 drops.add(new ServerEvent.ClientDropped(open.round(), clientId,
-                        "its cluster member " + lost.node() + " " + how + " mid-round"));
+                        "its cluster member " + lost.node() + " was removed from the cluster mid-round"));
             }
         }
         if (drops.isEmpty()) {
             return Effect().none();
         }
-        context.getLog().warn("cluster member {} {}: {} clients of round {} dropped", lost.node(), how,
+        context.getLog().warn("cluster member {} was removed: {} clients of round {} dropped", lost.node(),
                 drops.size(), open.round());
         return Effect().persist(drops).thenRun(this::closeIfAllAnswered);
     }

@@ -2,6 +2,7 @@ package dev.fedbpt.actors.cluster;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.PostStop;
 import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
@@ -68,6 +69,7 @@ public final class ClientEntity extends AbstractBehavior<ClientEntity.Command> {
                 .onMessage(TrainRound.class, this::onTrainRound)
                 .onMessage(StateArrived.class, this::onStateArrived)
                 .onMessage(Relay.class, this::onRelay)
+                .onSignal(PostStop.class, signal -> onPostStop())
                 .build();
     }
 
@@ -89,7 +91,9 @@ public final class ClientEntity extends AbstractBehavior<ClientEntity.Command> {
         }
         waitingForState = null;
         if (arrived.state().global() == null) {
-            passivate(); // the round closed before this client started
+            if (running == null) {
+                passivate(); // the round closed before this client started
+            }
             return this;
         }
         running = train;
@@ -97,16 +101,45 @@ public final class ClientEntity extends AbstractBehavior<ClientEntity.Command> {
         return this;
     }
 
+    /**
+     * Every answer goes to the server, which files one for a closed round or attempt as late; only the answer to
+     * the round in progress ends it (an injected delay can hold an older answer back until a newer round runs).
+     */
     private Behavior<Command> onRelay(Relay relayed) {
-        if (running == null) {
+        ServerActor.Command answer = relayed.answer();
+        TrainRound current = running != null ? running : waitingForState;
+        if (current == null) {
             return this;
         }
-        running.replyTo().tell(relayed.answer());
-        if (waitingForState == null) {
-            passivate();
+        current.replyTo().tell(answer);
+        if (running != null && answers(answer, running)) {
+            running = null;
+            if (waitingForState == null) {
+                passivate();
+            }
         }
-        running = null;
         return this;
+    }
+
+    /**
+     * Stopped with a round unfinished (its shard moved to another member, or a round message arrived just before
+     * the stop of a passivation): the server sends the round message again, and it reaches the new incarnation.
+     */
+    private Behavior<Command> onPostStop() {
+        TrainRound unfinished = running != null ? running : waitingForState;
+        if (unfinished != null) {
+            unfinished.replyTo().tell(new ServerActor.ClientStopped(unfinished.round(), unfinished.attempt(),
+                    clientId));
+        }
+        return this;
+    }
+
+    private static boolean answers(ServerActor.Command answer, TrainRound train) {
+        if (answer instanceof ServerActor.ClientReport report) {
+            return report.result().round() + 1 == train.round() && report.attempt() == train.attempt();
+        }
+        return answer instanceof ServerActor.ClientFailed failed && failed.round() == train.round()
+                && failed.attempt() == train.attempt();
     }
 
     private static boolean isCurrent(TrainRound current, TrainRound train) {

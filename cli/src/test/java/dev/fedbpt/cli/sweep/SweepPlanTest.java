@@ -95,7 +95,8 @@ class SweepPlanTest {
         List<SweepCell> paper = SweepPlan.expand(SweepFile.read(sweeps.resolve("paper.conf")), Path.of("out"), List.of());
         assertEquals(32 + 10, paper.size());
         assertEquals("sst2-iid-zero-shot-seed1", paper.get(0).name());
-        assertEquals("sst2-dirichlet-fedbpt-rp0.2-seed1", paper.get(34).name());
+        assertEquals("sst2-dirichlet-fedbpt-rp0.2-seed1", paper.get(16 + 2).name()); // after SST-2's 16 cells
+        assertEquals("agnews-iid-zero-shot-seed1", paper.get(16 + 10).name()); // AG News after the ablation
         SweepPlan smoke = SweepPlan.validate(SweepFile.read(sweeps.resolve("smoke.conf")), dir, List.of());
         assertEquals(List.of("fedbpt-seed1", "fedbpt-seed2", "fedavg-bbt-seed1", "fedavg-bbt-seed2"),
                 smoke.cells().stream().map(SweepPlan.Cell::name).toList());
