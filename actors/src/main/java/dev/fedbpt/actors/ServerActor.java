@@ -238,8 +238,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         CompletableFuture.runAsync(() -> strategy.prepare(global),
                 context.getSystem().dispatchers().lookup(DispatcherSelector.blocking()));
         for (int clientId : open.pending()) {
-            clients.train(clientId, new ClientActor.Train(open.round(), open.attempt(), state.global(),
-                    context.getSelf()));
+            sendRound(clientId, open, state);
         }
         timers.startSingleTimer("deadline", new RoundDeadline(open.round(), open.attempt()),
                 settings.roundDeadline());
@@ -250,6 +249,11 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         if (open.allAnswered()) {
             context.getSelf().tell(new RoundDeadline(open.round(), open.attempt()));
         }
+    }
+
+    private void sendRound(int clientId, OpenRound open, ServerState state) {
+        clients.train(clientId, new ClientActor.Train(open.round(), open.attempt(), state.global(),
+                context.getSelf()));
     }
 
     private Effect<ServerEvent, ServerState> onClientReport(ServerState state, ClientReport report) {
@@ -341,8 +345,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         }
         for (int clientId : open.pending()) {
             if (!nodeOfClient.containsKey(clientId)) {
-                clients.train(clientId, new ClientActor.Train(open.round(), open.attempt(), state.global(),
-                        context.getSelf()));
+                sendRound(clientId, open, state);
             }
         }
         return Effect().none();

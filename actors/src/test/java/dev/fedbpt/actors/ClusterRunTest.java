@@ -10,11 +10,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
 import dev.fedbpt.actors.cluster.ClusterNode;
 import dev.fedbpt.actors.cluster.NodeSettings;
+import dev.fedbpt.actors.cluster.Ports;
 import dev.fedbpt.actors.cluster.NodeSettings.Role;
 import dev.fedbpt.config.ExperimentConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -42,7 +40,7 @@ class ClusterRunTest {
         ExperimentConfig config = TestRuns.config(CLUSTER_RUN);
         assertTrue(TestRuns.run(config, dir.resolve("single")).succeeded());
 
-        int seed = freePort();
+        int seed = Ports.free();
         ClusterNode server = start(config, dir.resolve("cluster"), seed, seed, Set.of(Role.SERVER, Role.INFERENCE),
                 line -> {});
         ClusterNode clientsA = start(config, null, 0, seed, Set.of(Role.CLIENTS), line -> {});
@@ -66,7 +64,7 @@ class ClusterRunTest {
         // Held-back answers make each round last long enough for the crash to land inside one.
         ExperimentConfig config = TestRuns.config(TestRuns.concat(CLUSTER_RUN, "faults.client-delay-rate=1.0",
                 "faults.client-delay-mean=400ms", "federation.max-attempts=5"));
-        int seed = freePort();
+        int seed = Ports.free();
         ClusterNode[] doomed = new ClusterNode[1];
         AtomicBoolean crashed = new AtomicBoolean();
         Consumer<String> crashAfterFirstRound = line -> {
@@ -107,7 +105,7 @@ class ClusterRunTest {
     void stopsWithAClearReasonWhenTheInferenceMemberIsGoneTooLong(@TempDir Path dir) {
         ExperimentConfig config = TestRuns.config(TestRuns.concat(CLUSTER_RUN, "faults.client-delay-rate=1.0",
                 "faults.client-delay-mean=400ms"));
-        int seed = freePort();
+        int seed = Ports.free();
         ClusterNode[] inference = new ClusterNode[1];
         AtomicBoolean crashed = new AtomicBoolean();
         ClusterNode server = start(config, dir, seed, seed, Set.of(Role.SERVER), line -> {
@@ -142,13 +140,5 @@ class ClusterRunTest {
 
     private static String hash(Path run) {
         return TestRuns.result(run).get("global_mean_sha256").asText();
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -10,8 +10,6 @@ import dev.fedbpt.config.ConfigError;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -77,8 +75,7 @@ final class ChaosCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ConfigError(null, e.getMessage());
         }
-        Path directory = out != null ? out : Path.of("runs",
-                "chaos-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path directory = out != null ? out : Runs.newFolder("chaos-");
         if (Files.isDirectory(directory)) {
             try (Stream<Path> entries = Files.list(directory)) {
                 if (entries.findAny().isPresent()) {

@@ -9,8 +9,6 @@ import dev.fedbpt.config.ExperimentConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -85,7 +83,7 @@ final class NodeCommand implements Callable<Integer> {
         ExperimentConfig experiment = ConfigLoader.load(config, overrides);
         if (node.has(NodeSettings.Role.SERVER)) {
             Path directory = out != null ? out
-                    : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+                    : Runs.newFolder("");
             return Runs.execute(experiment, directory, progress -> start(node, experiment, directory, progress)
                     .awaitOutcome());
         }

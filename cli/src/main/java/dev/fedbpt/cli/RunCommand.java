@@ -3,8 +3,6 @@ package dev.fedbpt.cli;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -45,7 +43,7 @@ final class RunCommand implements Callable<Integer> {
         }
         ExperimentConfig experiment = ConfigLoader.load(config, all);
         Path directory = out != null ? out
-                : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+                : Runs.newFolder("");
         return Runs.execute(experiment, directory);
     }
 }

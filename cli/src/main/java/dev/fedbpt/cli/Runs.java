@@ -4,6 +4,8 @@ import dev.fedbpt.actors.ConfiguredModels;
 import dev.fedbpt.actors.ExperimentRunner;
 import dev.fedbpt.config.ExperimentConfig;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -12,6 +14,11 @@ import java.util.function.Function;
 /** Runs or resumes an experiment and reports it on the terminal. */
 final class Runs {
     private Runs() {}
+
+    /** A new folder under runs/ named by the time, for commands given no --out. */
+    static Path newFolder(String prefix) {
+        return Path.of("runs", prefix + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    }
 
     static int execute(ExperimentConfig config, Path directory) {
         return execute(config, directory, progress -> ExperimentRunner.run(config, directory, new ConfiguredModels(),

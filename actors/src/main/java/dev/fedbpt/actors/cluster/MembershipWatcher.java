@@ -15,18 +15,17 @@ import dev.fedbpt.actors.ServerActor;
 final class MembershipWatcher {
     private MembershipWatcher() {}
 
-    static Behavior<ClusterEvent.ClusterDomainEvent> create(ActorRef<ServerActor.Command> server) {
+    static Behavior<ClusterEvent.MemberRemoved> create(ActorRef<ServerActor.Command> server) {
         return Behaviors.setup(context -> {
-            Cluster cluster = Cluster.get(context.getSystem());
-            cluster.subscriptions().tell(Subscribe.create(context.getSelf(), ClusterEvent.ClusterDomainEvent.class));
-            return Behaviors.receive(ClusterEvent.ClusterDomainEvent.class)
+            Cluster.get(context.getSystem()).subscriptions().tell(Subscribe.create(context.getSelf(),
+                    ClusterEvent.MemberRemoved.class));
+            return Behaviors.receive(ClusterEvent.MemberRemoved.class)
                     .onMessage(ClusterEvent.MemberRemoved.class, event -> {
                         if (event.member().hasRole(NodeSettings.Role.CLIENTS.id())) {
                             server.tell(new ServerActor.NodeLost(event.member().address().toString()));
                         }
                         return Behaviors.same();
                     })
-                    .onAnyMessage(event -> Behaviors.same())
                     .build();
         });
     }

@@ -27,7 +27,6 @@ import dev.fedbpt.inference.ScoringModel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -307,8 +306,7 @@ public final class PopulationBench {
         boolean large = akka.getStringList("akka.remote.artery.large-message-destinations").contains(recipient);
         long limit = akka.getBytes(large ? "akka.remote.artery.advanced.maximum-large-frame-size"
                 : "akka.remote.artery.advanced.maximum-frame-size");
-        Class<?> type = message.getClass();
-        return new FrameCheck(type.getEnclosingClass().getSimpleName() + "." + type.getSimpleName(), recipient, bytes,
+        return new FrameCheck(WireTraffic.name(message.getClass()), recipient, bytes,
                 large, limit);
     }
 
@@ -337,7 +335,7 @@ public final class PopulationBench {
         Path temp = temporaryDirectory();
         long started = System.nanoTime();
         try {
-            int seedPort = freePort();
+            int seedPort = Ports.free();
             ClusterNode server = ClusterNode.start(node(seedPort, seedPort, Set.of(NodeSettings.Role.SERVER)), config,
                     temp.resolve("run"), models, FaultInjector.NONE, probe::onProgress, overrides,
                     model -> syntheticPopulation(s, population, model));
@@ -513,13 +511,6 @@ public final class PopulationBench {
         return sxy / sxx;
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port on this machine", e);
-        }
-    }
 
     private static Path temporaryDirectory() {
         try {

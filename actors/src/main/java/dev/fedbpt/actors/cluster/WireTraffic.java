@@ -40,7 +40,8 @@ public final class WireTraffic implements Extension {
         return counts.values().stream().mapToLong(tally -> tally[1].sum()).sum();
     }
 
-    private static String name(Class<?> type) {
+    /** How traffic is named: the message type with its protocol's owner, e.g. {@code RoundStates.Global}. */
+    static String name(Class<?> type) {
         Class<?> outer = type.getEnclosingClass();
         return outer == null ? type.getSimpleName() : outer.getSimpleName() + "." + type.getSimpleName();
     }

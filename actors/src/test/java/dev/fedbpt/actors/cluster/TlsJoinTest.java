@@ -15,7 +15,6 @@ import dev.fedbpt.actors.cluster.NodeSettings.Role;
 import dev.fedbpt.actors.cluster.NodeSettings.Tls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,7 +70,7 @@ class TlsJoinTest {
 
         Tls trusted = new Tls(trustedKeys, PASSWORD, trustStore, PASSWORD);
         Tls rogueTls = new Tls(rogueKeys, PASSWORD, rogueTrust, PASSWORD);
-        int seed = freePort();
+        int seed = Ports.free();
 
         ActorSystem<Void> server = start(seed, seed, Set.of(Role.SERVER, Role.INFERENCE), trusted);
         ActorSystem<Void> clients = start(0, seed, Set.of(Role.CLIENTS), trusted);
@@ -197,14 +196,6 @@ class TlsJoinTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }
