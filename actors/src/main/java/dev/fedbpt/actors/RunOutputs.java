@@ -2,6 +2,7 @@ package dev.fedbpt.actors;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.fedbpt.Digests;
 import dev.fedbpt.persistence.RoundIncidents;
@@ -130,9 +131,9 @@ public final class RunOutputs implements RunListener {
     public Map<String, Object> result(ServerState state) {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("experiment", config.experiment().name());
-        result.put("method", config.experiment().method().name().toLowerCase(Locale.ROOT).replace('_', '-'));
-        result.put("step_rule", config.search().stepRule().name().toLowerCase(Locale.ROOT).replace('_', '-'));
-        result.put("cmaes_variant", config.search().cmaesVariant().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        result.put("method", ConfigLoader.valueName(config.experiment().method()));
+        result.put("step_rule", ConfigLoader.valueName(config.search().stepRule()));
+        result.put("cmaes_variant", ConfigLoader.valueName(config.search().cmaesVariant()));
         result.put("seed", config.experiment().seed());
         result.put("rounds_completed", state.roundsCompleted());
         boolean icl = config.experiment().method() == ExperimentConfig.Method.ICL;
@@ -141,7 +142,7 @@ public final class RunOutputs implements RunListener {
         List<RoundSummary> rounds = state.rounds();
         result.put("final_accuracy", rounds.isEmpty() ? state.zeroShotAccuracy()
                 : rounds.get(rounds.size() - 1).testAccuracy());
-        result.put("eval_split", config.data().evalSplit().name().toLowerCase(Locale.ROOT));
+        result.put("eval_split", ConfigLoader.valueName(config.data().evalSplit()));
         result.put("final_sigma", state.global().cmaes().sigma());
         result.put("global_mean_sha256", Digests.sha256(state.global().cmaes().mean()));
         result.put("config_hash", config.canonicalHash());

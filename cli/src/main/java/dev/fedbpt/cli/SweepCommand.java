@@ -3,17 +3,20 @@ package dev.fedbpt.cli;
 import dev.fedbpt.actors.ConfiguredModels;
 import dev.fedbpt.actors.ExperimentRunner;
 import dev.fedbpt.cli.sweep.CellStatus;
+import dev.fedbpt.cli.sweep.SameRun;
 import dev.fedbpt.cli.sweep.SweepFile;
 import dev.fedbpt.cli.sweep.SweepIndex;
 import dev.fedbpt.cli.sweep.SweepPlan;
 import dev.fedbpt.cli.sweep.SweepPlan.Cell;
 import dev.fedbpt.config.ConfigError;
+import dev.fedbpt.config.ConfigLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -78,8 +81,10 @@ final class SweepCommand implements Callable<Integer> {
         }
         for (Cell cell : plan.cells()) {
             boolean isSelected = selected.contains(cell);
-            System.out.printf(Locale.ROOT, "  %-9s %s%s%n", cell.status().text(), cell.name(),
-                    isSelected ? "" : "  (not selected)");
+            Optional<Cell> twin = cell.status() == CellStatus.NEW ? SameRun.earlierTwin(cell, plan.cells())
+                    : Optional.empty();
+            System.out.printf(Locale.ROOT, "  %-9s %s%s%s%n", cell.status().text(), cell.name(),
+                    twin.map(t -> "  (same run as " + t.name() + ")").orElse(""), isSelected ? "" : "  (not selected)");
             if (dryRun && isSelected) {
                 System.out.println(INDENT + "    " + String.join(" ", cell.spec().overrides()));
             }
@@ -100,6 +105,7 @@ final class SweepCommand implements Callable<Integer> {
         Map<String, String> failures = new LinkedHashMap<>();
         Path index = SweepIndex.write(plan, failures);
         int skipped = 0;
+        int copied = 0;
         for (int i = 0; i < selected.size(); i++) {
             Cell cell = selected.get(i);
             String head = String.format(Locale.ROOT, "cell %d/%d %s", i + 1, selected.size(), cell.name());
@@ -107,6 +113,17 @@ final class SweepCommand implements Callable<Integer> {
             if (status == CellStatus.FINISHED) {
                 System.out.println(head + ": finished, skipped");
                 skipped++;
+                continue;
+            }
+            Optional<Cell> twin = status == CellStatus.NEW ? SameRun.finishedTwin(cell, plan.cells()) : Optional.empty();
+            if (twin.isPresent()) {
+                SameRun.copy(twin.get(), cell);
+                System.out.println(head + ": same run as " + twin.get().name() + " ("
+                        + ConfigLoader.valueName(cell.config().experiment().method())
+                        + " does not read " + String.join(", ", cell.config().experiment().method().unreadKeys())
+                        + "), result copied");
+                copied++;
+                SweepIndex.write(plan, failures);
                 continue;
             }
             System.out.println(head + ": " + (status == CellStatus.PARTIAL ? "resuming" : "starting") + " in "
@@ -118,8 +135,10 @@ final class SweepCommand implements Callable<Integer> {
             }
             SweepIndex.write(plan, failures);
         }
-        System.out.printf(Locale.ROOT, "fedbpt: sweep done: %d cells run, %d skipped as finished, %d failed; see %s%n",
-                selected.size() - skipped - failures.size(), skipped, failures.size(), index);
+        System.out.printf(Locale.ROOT,
+                "fedbpt: sweep done: %d cells run, %d copied from the same run, %d skipped as finished, %d failed; "
+                        + "see %s%n", selected.size() - skipped - copied - failures.size(), copied, skipped,
+                failures.size(), index);
         return failures.isEmpty() ? Main.OK : Main.FAILURE;
     }
 

@@ -154,4 +154,41 @@ class SweepCommandTest {
                 message);
         assertFalse(Files.exists(results));
     }
+
+    @Test
+    void aCellWhoseMethodDoesNotReadTheSplitTakesTheRunOfItsFinishedTwin() throws Exception {
+        Files.writeString(sweepFile, Files.readString(sweepFile).replace(
+                "{ name = \"method\", key = \"experiment.method\", values = [\"fedbpt\", \"fedavg-bbt\"] }",
+                "{ name = \"split\", key = \"data.split\", values = [\"iid\", \"dirichlet\"] }\n"
+                        + "{ name = \"method\", key = \"experiment.method\", values = [\"centralised-bbt\", \"fedbpt\"] }")
+                .replace("values = [1, 2]", "values = [1]"));
+        assertEquals(Main.OK, sweep(), stdout() + console.stderr());
+        assertTrue(stdout().contains("cell 3/4 dirichlet-centralised-bbt-seed1: same run as iid-centralised-bbt-seed1 "
+                + "(centralised-bbt does not read data.split, data.dirichlet-alpha), result copied"), stdout());
+        assertTrue(stdout().contains("  new       dirichlet-centralised-bbt-seed1  (same run as iid-centralised-bbt-seed1)"),
+                stdout());
+        assertTrue(stdout().contains("cell 4/4 dirichlet-fedbpt-seed1: starting"), stdout());
+        assertTrue(stdout().contains("3 cells run, 1 copied from the same run, 0 skipped"), stdout());
+
+        Path ran = results.resolve("iid-centralised-bbt-seed1");
+        Path copy = results.resolve("dirichlet-centralised-bbt-seed1");
+        assertEquals(Files.readString(ran.resolve("metrics.jsonl")), Files.readString(copy.resolve("metrics.jsonl")));
+        JsonNode original = new ObjectMapper().readTree(result("iid-centralised-bbt-seed1"));
+        JsonNode copied = new ObjectMapper().readTree(result("dirichlet-centralised-bbt-seed1"));
+        assertEquals(original.get("global_mean_sha256"), copied.get("global_mean_sha256"));
+        assertEquals(original.get("final_accuracy"), copied.get("final_accuracy"));
+        assertEquals("dirichlet-centralised-bbt-seed1", copied.get("experiment").asText());
+        assertEquals("iid-centralised-bbt-seed1", copied.get("same_run_as").asText());
+        assertFalse(original.has("same_run_as"));
+        assertTrue(Files.readString(copy.resolve("config.conf")).contains("split=dirichlet"));
+        assertFalse(Files.exists(copy.resolve("journal.mv.db")), "nothing was computed for the copy");
+        String fedbptIid = new ObjectMapper().readTree(result("iid-fedbpt-seed1")).get("global_mean_sha256").asText();
+        String fedbptDirichlet = new ObjectMapper().readTree(result("dirichlet-fedbpt-seed1"))
+                .get("global_mean_sha256").asText();
+        assertFalse(fedbptIid.equals(fedbptDirichlet), "FedBPT reads the split: both cells ran");
+
+        assertEquals(Main.OK, sweep(), stdout() + console.stderr());
+        assertTrue(stdout().contains("4 finished, 0 partial, 0 new"), stdout());
+        assertEquals("finished", index().get("cells").get(2).get("status").asText());
+    }
 }

@@ -166,6 +166,11 @@ public final class ConfigLoader {
         return new ExperimentConfig(experiment, data, federation, search, model, pool, persistence, faults, hocon);
     }
 
+    /** An option as configuration files spell it: {@code CENTRALISED_BBT} is {@code centralised-bbt}. */
+    public static String valueName(Enum<?> option) {
+        return option.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
     /** Typed, range-checked reads whose errors name the full key. */
     private record Reader(Config c) {
         private <T> T get(String key, Function<String, T> getter) {
@@ -246,7 +251,7 @@ public final class ConfigLoader {
                 StringBuilder allowed = new StringBuilder();
                 for (E option : type.getEnumConstants()) {
                     allowed.append(allowed.length() == 0 ? "" : ", ")
-                            .append(option.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+                            .append(valueName(option));
                 }
                 throw new ConfigError(ROOT + "." + key, "expected one of " + allowed + ", got '" + value + "'");
             }

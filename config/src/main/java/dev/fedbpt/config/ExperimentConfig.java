@@ -1,10 +1,14 @@
 package dev.fedbpt.config;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigRenderOptions;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * One experiment, fully resolved and validated. {@code resolvedHocon} is the whole resolved configuration as
@@ -27,8 +31,25 @@ public record ExperimentConfig(
      * configuration is refused.
      */
     public String canonicalHash() {
+        return sha256(resolvedHocon);
+    }
+
+    /**
+     * SHA-256 of what decides the run's numbers: the resolved configuration without the experiment's name and the
+     * keys its method does not read ({@link Method#unreadKeys}). Two experiments with the same identity compute
+     * the same run, bit for bit, so a sweep computes it once.
+     */
+    public String runIdentity() {
+        Config config = ConfigFactory.parseString(resolvedHocon).withoutPath(ConfigLoader.ROOT + ".experiment.name");
+        for (String key : experiment.method().unreadKeys()) {
+            config = config.withoutPath(ConfigLoader.ROOT + "." + key);
+        }
+        return sha256(config.root().render(ConfigRenderOptions.concise()));
+    }
+
+    private static String sha256(String text) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(resolvedHocon.getBytes(StandardCharsets.UTF_8));
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
@@ -41,6 +62,15 @@ public record ExperimentConfig(
         /** Whether the method tunes a prompt over rounds (the others only evaluate). */
         public boolean tunes() {
             return this != ZERO_SHOT && this != ICL;
+        }
+
+        /**
+         * Keys (under {@code fedbpt.}) whose value cannot change this method's run: the client split, for the
+         * methods that never split the training data. {@code UnreadKeysTest} runs both splits and compares.
+         */
+        public List<String> unreadKeys() {
+            return this == CENTRALISED_BBT || this == ZERO_SHOT || this == ICL
+                    ? List.of("data.split", "data.dirichlet-alpha") : List.of();
         }
     }
 
