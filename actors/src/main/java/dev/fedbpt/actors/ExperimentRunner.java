@@ -51,6 +51,11 @@ public final class ExperimentRunner {
                               Consumer<String> progress) {
         String experimentHash = RunFolder.claim(runDirectory, config);
         JournalSchema.open(runDirectory, experimentHash);
+        if (RunFolder.executionDiffers(runDirectory, config)) {
+            progress.accept("continuing with other execution settings than " + RunFolder.CONFIG_FILE + "'s (pool "
+                    + config.pool() + ", intra-op threads " + config.model().intraOpThreads()
+                    + "); they do not change results");
+        }
         List<ScoringModel> sessions = new ArrayList<>();
         try {
             for (int i = 0; i < config.pool().workers(); i++) {
@@ -59,7 +64,7 @@ public final class ExperimentRunner {
             ScoringModel first = sessions.get(0);
             ExperimentData data = ExperimentData.prepare(config, first);
             progress.accept(describe(data, config));
-            RunOutputs outputs = new RunOutputs(runDirectory, config, progress);
+            RunOutputs outputs = new RunOutputs(runDirectory, config, experimentHash, progress);
             List<RowScorer> scorers = sessions.stream().<RowScorer>map(model -> model::score).toList();
             Behavior<Void> guardian = guardian(config, experimentHash, data, new Vocabulary(first.vocabularySize(),
                     first.specialTokenIds()), scorers, faults, outputs);

@@ -15,25 +15,33 @@ import java.util.List;
 
 /**
  * A run folder belongs to one experiment: the configuration stored in its {@code config.conf} when it started. A
- * later fedbpt that knows more configuration keys still continues it (the new keys take their defaults), but a
- * configuration that differs in any setting is refused, so a run folder never silently changes experiment.
+ * later fedbpt that knows more configuration keys still continues it (the new keys take their defaults), and so does
+ * a configuration that differs only in execution settings ({@link ExperimentConfig#EXECUTION_KEYS}: batching, threads),
+ * but one that differs in any other setting is refused, so a run folder never silently changes experiment.
  */
 public final class RunFolder {
     public static final String CONFIG_FILE = "config.conf";
 
     private RunFolder() {}
 
-    /** Whether {@code directory} already holds an experiment whose settings differ from {@code config}'s. */
+    /** Whether {@code directory} already holds an experiment whose settings, execution aside, differ from {@code config}'s. */
     public static boolean holdsAnotherExperiment(Path directory, ExperimentConfig config) {
         Path stored = directory.resolve(CONFIG_FILE);
         if (!Files.isRegularFile(stored)) {
             return false;
         }
         try {
-            return !ConfigLoader.load(stored, List.of()).resolvedHocon().equals(config.resolvedHocon());
+            return !ConfigLoader.load(stored, List.of()).experimentHocon().equals(config.experimentHocon());
         } catch (ConfigError unreadable) {
             return true; // e.g. a key this version no longer knows
         }
+    }
+
+    /** Whether {@code directory}'s stored configuration has other execution settings than {@code config}. */
+    public static boolean executionDiffers(Path directory, ExperimentConfig config) {
+        Path stored = directory.resolve(CONFIG_FILE);
+        return Files.isRegularFile(stored)
+                && !ConfigLoader.load(stored, List.of()).resolvedHocon().equals(config.resolvedHocon());
     }
 
     /**

@@ -31,14 +31,17 @@ public final class RunOutputs implements RunListener {
 
     private final Path directory;
     private final ExperimentConfig config;
+    private final String experimentHash;
     private final Consumer<String> progress;
     private volatile ServerState finalState;
     private volatile String failure;
     private volatile boolean refused;
 
-    public RunOutputs(Path directory, ExperimentConfig config, Consumer<String> progress) {
+    /** @param experimentHash the SHA-256 of the run folder's config.conf, which its journal records */
+    public RunOutputs(Path directory, ExperimentConfig config, String experimentHash, Consumer<String> progress) {
         this.directory = directory;
         this.config = config;
+        this.experimentHash = experimentHash;
         this.progress = progress;
     }
 
@@ -145,7 +148,7 @@ public final class RunOutputs implements RunListener {
         result.put("eval_split", ConfigLoader.valueName(config.data().evalSplit()));
         result.put("final_sigma", state.global().cmaes().sigma());
         result.put("global_mean_sha256", Digests.sha256(state.global().cmaes().mean()));
-        result.put("config_hash", config.canonicalHash());
+        result.put("config_hash", experimentHash);
         RoundIncidents total = rounds.stream().map(RoundSummary::incidents).reduce(RoundIncidents.NONE,
                 RoundIncidents::plus);
         result.put("rounds_resampled", rounds.stream().mapToInt(r -> r.attempts() - 1).sum());

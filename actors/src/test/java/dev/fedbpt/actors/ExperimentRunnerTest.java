@@ -1,6 +1,7 @@
 package dev.fedbpt.actors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -123,5 +124,34 @@ class ExperimentRunnerTest {
         assertTrue(resumed.succeeded(), resumed.failure());
         assertEquals(older, Files.readString(dir.resolve(RunFolder.CONFIG_FILE)), "the stored file is kept as is");
         assertTrue(RunFolder.holdsAnotherExperiment(dir, TestRuns.config("experiment.seed=5")));
+    }
+
+    @Test
+    void executionSettingsDoNotChangeTheRun() {
+        TestRuns.run(TestRuns.config(), dir.resolve("one-worker"));
+        TestRuns.run(TestRuns.config("pool.workers=3", "pool.max-batch-rows=7", "model.intra-op-threads=1"),
+                dir.resolve("three-workers"));
+        assertEquals(TestRuns.result(dir.resolve("one-worker")).get("global_mean_sha256"),
+                TestRuns.result(dir.resolve("three-workers")).get("global_mean_sha256"));
+        assertEquals(TestRuns.config().runIdentity(), TestRuns.config("pool.workers=3").runIdentity());
+    }
+
+    @Test
+    void aRunFolderContinuesWithOtherExecutionSettingsButNoOtherChange() throws Exception {
+        ExperimentConfig config = TestRuns.config();
+        assertTrue(TestRuns.run(config, dir).succeeded());
+        String stored = Files.readString(dir.resolve(RunFolder.CONFIG_FILE));
+        String hash = TestRuns.result(dir).get("global_mean_sha256").asText();
+        Files.delete(dir.resolve("result.json"));
+
+        ExperimentConfig moreWorkers = TestRuns.config("pool.workers=2", "model.intra-op-threads=1");
+        assertFalse(RunFolder.holdsAnotherExperiment(dir, moreWorkers));
+        ExperimentRunner.Outcome resumed = TestRuns.run(moreWorkers, dir);
+        assertTrue(resumed.succeeded(), resumed.failure());
+        assertEquals(hash, TestRuns.result(dir).get("global_mean_sha256").asText());
+        assertEquals(stored, Files.readString(dir.resolve(RunFolder.CONFIG_FILE)), "the stored file is kept as is");
+        assertEquals(config.canonicalHash(), TestRuns.result(dir).get("config_hash").asText(),
+                "the result names the stored configuration, which the journal records");
+        assertTrue(RunFolder.holdsAnotherExperiment(dir, TestRuns.config("pool.workers=2", "search.sigma0=0.5")));
     }
 }

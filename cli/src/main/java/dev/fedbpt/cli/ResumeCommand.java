@@ -5,6 +5,7 @@ import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -18,6 +19,12 @@ final class ResumeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "DIR", description = "The run folder.")
     Path directory;
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = {
+            "Change an execution setting for the rest of the run (repeatable): pool.* or model.intra-op-threads, "
+                    + "e.g. --set pool.workers=2 --set model.intra-op-threads=1.",
+            "They do not change results; every other setting is the run's own and cannot change."})
+    List<String> overrides = new ArrayList<>();
+
     @Mixin
     VerboseOption logging;
 
@@ -28,7 +35,16 @@ final class ResumeCommand implements Callable<Integer> {
         if (!Files.isRegularFile(stored)) {
             throw new ConfigError(null, directory + " is not a fedbpt run folder (no config.conf)");
         }
-        ExperimentConfig experiment = ConfigLoader.load(stored, List.of());
+        for (String override : overrides) {
+            String key = override.contains("=") ? override.substring(0, override.indexOf('=')).strip() : override;
+            String relative = key.startsWith("fedbpt.") ? key.substring("fedbpt.".length()) : key;
+            if (!ExperimentConfig.isExecutionKey(relative)) {
+                throw new ConfigError("fedbpt." + relative, "resume --set changes execution settings only ("
+                        + String.join(".*, ", ExperimentConfig.EXECUTION_KEYS) + "); the run's other settings "
+                        + "are fixed by " + stored + ": start a new run to change them");
+            }
+        }
+        ExperimentConfig experiment = ConfigLoader.load(stored, overrides);
         Path result = directory.resolve("result.json");
         if (Files.isRegularFile(result)) {
             System.out.println("fedbpt: " + directory + " is finished; its result:");

@@ -83,6 +83,21 @@ class MainTest {
     }
 
     @Test
+    void resumeMayChangeExecutionSettingsOnly() throws IOException {
+        Path run = unfinishedRun();
+        Map<String, String> before = contents(run);
+        assertEquals(Main.BAD_INPUT, Main.execute("resume", run.toString(), "--set", "search.sigma0=0.5"), stderr());
+        assertTrue(stderr().contains("fedbpt.search.sigma0") && stderr().contains("execution settings only"), stderr());
+        assertEquals(before, contents(run), "nothing in the run folder may change");
+
+        assertEquals(Main.OK, Main.execute("resume", run.toString(), "--set", "pool.workers=2", "--set",
+                "fedbpt.model.intra-op-threads=1"), stderr());
+        assertTrue(stdout().contains("continuing with other execution settings"), stdout());
+        assertTrue(Files.exists(run.resolve("result.json")));
+        assertEquals(before.get("config.conf"), contents(run).get("config.conf"), "the stored file is kept as is");
+    }
+
+    @Test
     void damagedJournalIsBadInputAndLeftUntouched() throws IOException {
         Path run = unfinishedRun();
         Path journal = run.resolve("journal.mv.db");

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -35,16 +36,47 @@ public record ExperimentConfig(
     }
 
     /**
-     * SHA-256 of what decides the run's numbers: the resolved configuration without the experiment's name and the
-     * keys its method does not read ({@link Method#unreadKeys}). Two experiments with the same identity compute
-     * the same run, bit for bit, so a sweep computes it once.
+     * Settings of how a run executes, not of what it computes: a row's scores do not depend on the batch it is
+     * scored in or on ONNX Runtime's thread count ({@code MiniLmPromptModelTest}), so a stopped run may continue with
+     * other values ({@code ExperimentRunnerTest}). Keys under {@code fedbpt.}; a prefix covers its whole section.
+     */
+    public static final List<String> EXECUTION_KEYS = List.of("pool", "model.intra-op-threads");
+
+    /** Whether {@code key} (under {@code fedbpt.}) is, or lies in, an execution setting. */
+    public static boolean isExecutionKey(String key) {
+        return EXECUTION_KEYS.stream().anyMatch(prefix -> key.equals(prefix) || key.startsWith(prefix + "."));
+    }
+
+    /**
+     * The resolved configuration without its execution settings: what makes a run folder's experiment. Two
+     * configurations with the same experiment text may continue each other's runs.
+     */
+    public String experimentHocon() {
+        return render(without(EXECUTION_KEYS));
+    }
+
+    /**
+     * SHA-256 of what decides the run's numbers: the experiment ({@link #experimentHocon}) without its name and the
+     * keys its method does not read ({@link Method#unreadKeys}). Two experiments with the same identity compute the
+     * same run, bit for bit, so a sweep computes it once.
      */
     public String runIdentity() {
-        Config config = ConfigFactory.parseString(resolvedHocon).withoutPath(ConfigLoader.ROOT + ".experiment.name");
-        for (String key : experiment.method().unreadKeys()) {
+        List<String> keys = new ArrayList<>(EXECUTION_KEYS);
+        keys.add("experiment.name");
+        keys.addAll(experiment.method().unreadKeys());
+        return sha256(render(without(keys)));
+    }
+
+    private Config without(List<String> keys) {
+        Config config = ConfigFactory.parseString(resolvedHocon);
+        for (String key : keys) {
             config = config.withoutPath(ConfigLoader.ROOT + "." + key);
         }
-        return sha256(config.root().render(ConfigRenderOptions.concise()));
+        return config;
+    }
+
+    private static String render(Config config) {
+        return config.root().render(ConfigRenderOptions.concise());
     }
 
     private static String sha256(String text) {

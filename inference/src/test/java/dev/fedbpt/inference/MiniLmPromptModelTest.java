@@ -93,6 +93,27 @@ class MiniLmPromptModelTest {
     }
 
     @Test
+    void rowScoresDoNotDependOnTheThreadCount() throws Exception {
+        SplittableRandom rnd = new SplittableRandom(11);
+        List<ScoreRow> batch = new ArrayList<>();
+        for (int i = 0; i < 32; i++) {
+            batch.add(new ScoreRow(i % 4 == 0 ? null : gaussian(rnd),
+                    model.encode("row " + i + " " + "other words ".repeat(i % 9))));
+        }
+        float[][] allCores = model.score(batch);
+        for (int threads : new int[] {1, 2}) {
+            try (PromptModel fewer = PromptModel.load(ModelSource.bundled(), new PromptSpec(N_PROMPT, D, 42L),
+                    new HeadSpec.Similarity(List.of("It was terrible.", "It was great.")),
+                    ModelOptions.defaults().withIntraOpThreads(threads))) {
+                float[][] scores = fewer.score(batch);
+                for (int i = 0; i < batch.size(); i++) {
+                    assertArrayEquals(allCores[i], scores[i], threads + " thread(s), row " + i);
+                }
+            }
+        }
+    }
+
+    @Test
     void promptIsInjectedAndEqualZShareOneExpansion() {
         SplittableRandom rnd = new SplittableRandom(9);
         int[] row = model.encode("An ordinary film.");

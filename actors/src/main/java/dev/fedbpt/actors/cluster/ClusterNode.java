@@ -107,8 +107,8 @@ public final class ClusterNode {
             progress.accept(String.format("%d clients, %d test examples, method %s; cluster member %s:%d as %s",
                     data.size(), data.testSet().labels().length, config.experiment().method(), node.host(),
                     node.port(), node.roles().stream().map(NodeSettings.Role::id).sorted().toList()));
-            RunOutputs outputs = node.has(NodeSettings.Role.SERVER) ? new RunOutputs(runDirectory, config, progress)
-                    : null;
+            RunOutputs outputs = node.has(NodeSettings.Role.SERVER)
+                    ? new RunOutputs(runDirectory, config, experimentHash, progress) : null;
             List<RowScorer> scorers = node.has(NodeSettings.Role.INFERENCE)
                     ? sessions.stream().<RowScorer>map(model -> model::score).toList() : List.of();
             Members members = new Members(node, config, experimentHash, data,

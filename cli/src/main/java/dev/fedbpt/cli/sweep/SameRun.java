@@ -51,7 +51,7 @@ public final class SameRun {
      * written last, so a copy that stops half-way leaves a cell that is not finished.
      */
     public static void copy(Cell twin, Cell cell) {
-        RunFolder.claim(cell.folder(), cell.config());
+        String configHash = RunFolder.claim(cell.folder(), cell.config());
         try {
             Path metrics = twin.folder().resolve(METRICS_FILE);
             if (Files.exists(metrics)) {
@@ -60,7 +60,7 @@ public final class SameRun {
             Map<String, Object> result = new LinkedHashMap<>(readResult(twin));
             result.put("experiment", cell.config().experiment().name());
             result.put("seed", cell.config().experiment().seed());
-            result.put("config_hash", cell.config().canonicalHash());
+            result.put("config_hash", configHash);
             result.putIfAbsent(RESULT_KEY, twin.name()); // a twin that is itself a copy names the cell that ran
             Path file = cell.folder().resolve(CellStatus.RESULT_FILE);
             Path temporary = cell.folder().resolve(CellStatus.RESULT_FILE + ".tmp");
