@@ -1,5 +1,6 @@
 package dev.fedbpt.report;
 
+import dev.fedbpt.config.ExperimentConfig;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -13,16 +14,16 @@ import java.util.TreeSet;
 
 /**
  * Groups runs into {@link Series}. A configuration key is a varying hyper-parameter when runs of the same task, split
- * and method disagree on it; the seed, the experiment's name and settings that do not change results (pool,
- * persistence, threads, deadlines, data folder) never count.
+ * and method disagree on it; the seed, the experiment's name and settings that do not change results (execution
+ * settings, persistence, deadlines, data folder) never count.
  *
  * @param series      sorted by task, split, method (baselines first) and parameter values
  * @param varyingKeys sorted configuration keys (without the {@code fedbpt.} root)
  */
 public record Grouping(List<Series> series, List<String> varyingKeys) {
     private static final List<String> IGNORED_KEYS = List.of("experiment.name", "experiment.seed", "data.dir",
-            "model.intra-op-threads", "federation.round-deadline");
-    private static final List<String> IGNORED_PREFIXES = List.of("pool.", "persistence.");
+            "federation.round-deadline");
+    private static final List<String> IGNORED_PREFIXES = List.of("persistence.");
     private static final List<String> METHOD_ORDER = List.of("zero-shot", "icl", "centralised-bbt", "fedavg-bbt",
             "fedbpt");
     private static final Map<String, String> SHORT_NAMES = Map.of("search.perturbation-rate", "r_p");
@@ -134,7 +135,8 @@ public record Grouping(List<Series> series, List<String> varyingKeys) {
     }
 
     private static boolean ignored(String key) {
-        return IGNORED_KEYS.contains(key) || IGNORED_PREFIXES.stream().anyMatch(key::startsWith);
+        return IGNORED_KEYS.contains(key) || IGNORED_PREFIXES.stream().anyMatch(key::startsWith)
+                || ExperimentConfig.isExecutionKey(key);
     }
 
     private static Comparator<Series> seriesOrder(List<String> varying) {
