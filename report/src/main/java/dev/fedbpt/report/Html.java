@@ -38,6 +38,10 @@ final class Html {
             html.append("<h2>").append(escape(table.title())).append("</h2>\n").append(table.toHtml());
         }
         html.append("<p class=\"note\">").append(escape(Report.TABLE_NOTE)).append("</p>\n");
+        String copies = Report.copiedRuns(runs);
+        if (!copies.isEmpty()) {
+            html.append("<p class=\"note\">").append(escape(copies)).append("</p>\n");
+        }
 
         html.append("<h2>Plots</h2>\n");
         if (plots.isEmpty()) {

@@ -66,6 +66,17 @@ public final class Report {
         for (Table table : tables) {
             md.append("\n## ").append(table.title()).append("\n\n").append(table.toMarkdown());
         }
-        return md.append('\n').append(TABLE_NOTE).append('\n').toString();
+        md.append('\n').append(TABLE_NOTE).append('\n');
+        String copies = copiedRuns(runs);
+        return (copies.isEmpty() ? md : md.append('\n').append(copies).append('\n')).toString();
+    }
+
+    /** A sentence naming the folders that hold a copy of another cell's run, or "" when none does. */
+    static String copiedRuns(List<RunFolder> runs) {
+        List<String> copies = runs.stream().filter(run -> run.finished() && run.result().sameRunAs() != null)
+                .map(run -> run.directory().getFileName() + " (of " + run.result().sameRunAs() + ")")
+                .sorted().toList();
+        return copies.isEmpty() ? "" : "Copied, not recomputed: their method does not read the setting in which they "
+                + "differ from the cell that ran, so the run is the same: " + String.join(", ", copies) + ".";
     }
 }

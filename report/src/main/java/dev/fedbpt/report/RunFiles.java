@@ -56,7 +56,7 @@ final class RunFiles {
         Long seed = integer(file, 0, node, "seed");
         return new RunResult(text(file, node, "method"), seed, rounds == null ? null : rounds.intValue(),
                 number(file, 0, node, "zero_shot_accuracy"), number(file, 0, node, "final_accuracy"),
-                number(file, 0, node, "final_sigma"));
+                number(file, 0, node, "final_sigma"), text(file, node, "same_run_as"));
     }
 
     private static List<String> readLines(Path file) {

@@ -164,6 +164,26 @@ class ReportTest {
     }
 
     @Test
+    void runsCopiedFromTheirTwinsAreNamedUnderTheTable() throws IOException {
+        Path runs = dir.resolve("grid");
+        Path iid = runs.resolve("sst2-iid-zero-shot-seed1");
+        FakeRuns.write(iid.resolve("config.conf"), FakeRuns.config("sst2", "iid", "zero-shot", 1, 0.5, 0));
+        FakeRuns.write(iid.resolve("result.json"), "{\"method\":\"zero-shot\",\"final_accuracy\":0.69}\n");
+        Path copy = runs.resolve("sst2-dirichlet-zero-shot-seed1");
+        FakeRuns.write(copy.resolve("config.conf"), FakeRuns.config("sst2", "dirichlet", "zero-shot", 1, 0.5, 0));
+        FakeRuns.write(copy.resolve("result.json"), "{\"method\":\"zero-shot\",\"final_accuracy\":0.69,"
+                + "\"same_run_as\":\"sst2-iid-zero-shot-seed1\"}\n");
+
+        Report.Written written = Report.write(List.of(runs), runs);
+        String markdown = Files.readString(written.markdown(), StandardCharsets.UTF_8);
+        assertTrue(markdown.contains("Copied, not recomputed") && markdown.contains(
+                "sst2-dirichlet-zero-shot-seed1 (of sst2-iid-zero-shot-seed1)."), markdown);
+        assertTrue(Files.readString(written.html(), StandardCharsets.UTF_8)
+                .contains("sst2-dirichlet-zero-shot-seed1 (of sst2-iid-zero-shot-seed1)."));
+        assertTrue(markdown.contains("| sst2 | dirichlet | zero-shot | 0.6900 ± n/a | 1 |"), markdown);
+    }
+
+    @Test
     void aRunFolderItselfIsAnInputAndMissingFoldersAreRefused() throws IOException {
         Path run = FakeRuns.run(dir.resolve("one"), "ag-news", "dirichlet", "fedbpt", 42, 0.5, 3, 12, 0.5, false);
         Report.Written written = Report.write(List.of(run), run);
