@@ -24,7 +24,7 @@ public final class RunFolder {
 
     private RunFolder() {}
 
-    /** Whether {@code directory} already holds an experiment whose settings, execution aside, differ from {@code config}'s. */
+    /** Whether {@code directory} holds an experiment whose settings, execution aside, differ from {@code config}'s. */
     public static boolean holdsAnotherExperiment(Path directory, ExperimentConfig config) {
         Path stored = directory.resolve(CONFIG_FILE);
         if (!Files.isRegularFile(stored)) {

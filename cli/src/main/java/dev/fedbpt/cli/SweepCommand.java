@@ -83,8 +83,9 @@ final class SweepCommand implements Callable<Integer> {
             boolean isSelected = selected.contains(cell);
             Optional<Cell> twin = cell.status() == CellStatus.NEW ? SameRun.earlierTwin(cell, plan.cells())
                     : Optional.empty();
-            System.out.printf(Locale.ROOT, "  %-9s %s%s%s%n", cell.status().text(), cell.name(),
-                    twin.map(t -> "  (same run as " + t.name() + ")").orElse(""), isSelected ? "" : "  (not selected)");
+            String sameRun = twin.map(t -> "  (same run as " + t.name() + ")").orElse("");
+            System.out.printf(Locale.ROOT, "  %-9s %s%s%s%n", cell.status().text(), cell.name(), sameRun,
+                    isSelected ? "" : "  (not selected)");
             if (dryRun && isSelected) {
                 System.out.println(INDENT + "    " + String.join(" ", cell.spec().overrides()));
             }
@@ -115,7 +116,8 @@ final class SweepCommand implements Callable<Integer> {
                 skipped++;
                 continue;
             }
-            Optional<Cell> twin = status == CellStatus.NEW ? SameRun.finishedTwin(cell, plan.cells()) : Optional.empty();
+            Optional<Cell> twin = status == CellStatus.NEW ? SameRun.finishedTwin(cell, plan.cells())
+                    : Optional.empty();
             if (twin.isPresent()) {
                 SameRun.copy(twin.get(), cell);
                 System.out.println(head + ": same run as " + twin.get().name() + " ("

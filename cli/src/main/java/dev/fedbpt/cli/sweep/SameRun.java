@@ -47,8 +47,8 @@ public final class SameRun {
 
     /**
      * Gives {@code cell} the run {@code twin} computed: its own config.conf, the twin's metrics, and the twin's result
-     * under the cell's name, seed and configuration hash, with {@value #RESULT_KEY} naming the cell that ran. The result is
-     * written last, so a copy that stops half-way leaves a cell that is not finished.
+     * under the cell's name, seed and configuration hash, with {@value #RESULT_KEY} naming the cell that ran. The
+     * result is written last, so a copy that stops half-way leaves a cell that is not finished.
      */
     public static void copy(Cell twin, Cell cell) {
         String configHash = RunFolder.claim(cell.folder(), cell.config());
