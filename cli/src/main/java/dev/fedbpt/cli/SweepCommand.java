@@ -119,12 +119,16 @@ final class SweepCommand implements Callable<Integer> {
             Optional<Cell> twin = status == CellStatus.NEW ? SameRun.finishedTwin(cell, plan.cells())
                     : Optional.empty();
             if (twin.isPresent()) {
-                SameRun.copy(twin.get(), cell);
-                System.out.println(head + ": same run as " + twin.get().name() + " ("
-                        + ConfigLoader.valueName(cell.config().experiment().method())
-                        + " does not read " + String.join(", ", cell.config().experiment().method().unreadKeys())
-                        + "), result copied");
-                copied++;
+                try {
+                    SameRun.copy(twin.get(), cell);
+                    System.out.println(head + ": same run as " + twin.get().name() + " ("
+                            + ConfigLoader.valueName(cell.config().experiment().method()) + " does not read "
+                            + String.join(", ", cell.config().experiment().method().unreadKeys()) + "), result copied");
+                    copied++;
+                } catch (RuntimeException e) {
+                    failures.put(cell.name(), "cannot copy the run of " + twin.get().name() + ": " + e.getMessage());
+                    System.err.println("fedbpt: " + head + ": failed: " + failures.get(cell.name()));
+                }
                 SweepIndex.write(plan, failures);
                 continue;
             }

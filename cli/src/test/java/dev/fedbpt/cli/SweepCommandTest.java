@@ -155,13 +155,18 @@ class SweepCommandTest {
         assertFalse(Files.exists(results));
     }
 
-    @Test
-    void aCellWhoseMethodDoesNotReadTheSplitTakesTheRunOfItsFinishedTwin() throws Exception {
+    /** The tiny sweep as split x method (centralised BBT, FedBPT), seed 1 only. */
+    private void useSplitGrid() throws Exception {
         Files.writeString(sweepFile, Files.readString(sweepFile).replace(
                 "{ name = \"method\", key = \"experiment.method\", values = [\"fedbpt\", \"fedavg-bbt\"] }",
                 "{ name = \"split\", key = \"data.split\", values = [\"iid\", \"dirichlet\"] }\n"
                         + "{ name = \"method\", key = \"experiment.method\", values = [\"centralised-bbt\", \"fedbpt\"] }")
                 .replace("values = [1, 2]", "values = [1]"));
+    }
+
+    @Test
+    void aCellWhoseMethodDoesNotReadTheSplitTakesTheRunOfItsFinishedTwin() throws Exception {
+        useSplitGrid();
         assertEquals(Main.OK, sweep(), stdout() + console.stderr());
         assertTrue(stdout().contains("cell 3/4 dirichlet-centralised-bbt-seed1: same run as iid-centralised-bbt-seed1 "
                 + "(centralised-bbt does not read data.split, data.dirichlet-alpha), result copied"), stdout());
@@ -190,5 +195,19 @@ class SweepCommandTest {
         assertEquals(Main.OK, sweep(), stdout() + console.stderr());
         assertTrue(stdout().contains("4 finished, 0 partial, 0 new"), stdout());
         assertEquals("finished", index().get("cells").get(2).get("status").asText());
+    }
+
+    @Test
+    void aCopyThatFailsIsReportedAndTheSweepGoesOn() throws Exception {
+        useSplitGrid();
+        assertEquals(Main.OK, sweep("--only", "iid-centralised"), stdout() + console.stderr());
+        Files.writeString(results.resolve("iid-centralised-bbt-seed1").resolve("result.json"), "{ not json");
+
+        assertEquals(Main.FAILURE, sweep(), stdout() + console.stderr());
+        assertTrue(console.stderr().contains("cell 3/4 dirichlet-centralised-bbt-seed1: failed: cannot copy the run of "
+                + "iid-centralised-bbt-seed1"), console.stderr());
+        assertTrue(stdout().contains("cell 4/4 dirichlet-fedbpt-seed1: finished"), stdout());
+        assertEquals("failed", index().get("cells").get(2).get("status").asText());
+        assertFalse(Files.exists(results.resolve("dirichlet-centralised-bbt-seed1").resolve("result.json")));
     }
 }
