@@ -205,7 +205,8 @@ public final class RunOutputs implements RunListener {
         }
     }
 
-    static void writeAtomically(Path file, String text) {
+    /** Writes {@code file} whole or not at all: a reader never sees half of it, even after a crash. */
+    public static void writeAtomically(Path file, String text) {
         try {
             Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
             Files.writeString(temporary, text, StandardCharsets.UTF_8);

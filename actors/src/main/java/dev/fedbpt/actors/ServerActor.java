@@ -296,8 +296,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         nodeOfClient.put(started.clientId(), started.node());
         if (lostNodes.contains(started.node()) && open.isSampled(started.clientId())
                 && !open.hasAnswered(started.clientId())) {
-            return Effect().persist(new ServerEvent.ClientDropped(open.round(), started.clientId(),
-                    "its cluster member " + started.node() + " was removed from the cluster mid-round"))
+            return Effect().persist(droppedWithMember(open, started.clientId(), started.node()))
                     .thenRun(this::closeIfAllAnswered);
         }
         return Effect().none();
@@ -311,6 +310,11 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         return Effect().none();
     }
 
+    private static ServerEvent.ClientDropped droppedWithMember(OpenRound open, int clientId, String node) {
+        return new ServerEvent.ClientDropped(open.round(), clientId,
+                "its cluster member " + node + " was removed from the cluster mid-round");
+    }
+
     /** The clients that started on a removed member are dropped now rather than at the round's deadline. */
     private Effect<ServerEvent, ServerState> onNodeLost(ServerState state, NodeLost lost) {
         OpenRound open = state.open();
@@ -321,8 +325,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         List<ServerEvent> drops = new ArrayList<>();
         for (int clientId : open.pending()) {
             if (lost.node().equals(nodeOfClient.get(clientId))) {
-                drops.add(new ServerEvent.ClientDropped(open.round(), clientId,
-                        "its cluster member " + lost.node() + " was removed from the cluster mid-round"));
+                drops.add(droppedWithMember(open, clientId, lost.node()));
             }
         }
         if (drops.isEmpty()) {

@@ -36,10 +36,9 @@ final class ResumeCommand implements Callable<Integer> {
             throw new ConfigError(null, directory + " is not a fedbpt run folder (no config.conf)");
         }
         for (String override : overrides) {
-            String key = override.contains("=") ? override.substring(0, override.indexOf('=')).strip() : override;
-            String relative = key.startsWith("fedbpt.") ? key.substring("fedbpt.".length()) : key;
-            if (!ExperimentConfig.isExecutionKey(relative)) {
-                throw new ConfigError("fedbpt." + relative, "resume --set changes execution settings only ("
+            String key = ConfigLoader.overrideKey(override);
+            if (!ExperimentConfig.isExecutionKey(key)) {
+                throw new ConfigError("fedbpt." + key, "resume --set changes execution settings only ("
                         + String.join(".*, ", ExperimentConfig.EXECUTION_KEYS) + "); the run's other settings "
                         + "are fixed by " + stored + ": start a new run to change them");
             }

@@ -58,16 +58,19 @@ public final class ConfigLoader {
         }
     }
 
-    private static Config parseOverride(String override) {
+    /** The key of a {@code KEY=VALUE} override, without the {@code fedbpt.} root it may be written with. */
+    public static String overrideKey(String override) {
         int eq = override.indexOf('=');
         if (eq <= 0) {
             throw new ConfigError(null, "override '" + override + "' is not of the form KEY=VALUE");
         }
         String key = override.substring(0, eq).trim();
-        String value = override.substring(eq + 1).trim();
-        if (key.startsWith(ROOT + ".")) {
-            key = key.substring(ROOT.length() + 1);
-        }
+        return key.startsWith(ROOT + ".") ? key.substring(ROOT.length() + 1) : key;
+    }
+
+    private static Config parseOverride(String override) {
+        String key = overrideKey(override);
+        String value = override.substring(override.indexOf('=') + 1).trim();
         try {
             return ConfigFactory.parseString(key + " = " + quoteIfNeeded(value));
         } catch (ConfigException e) {

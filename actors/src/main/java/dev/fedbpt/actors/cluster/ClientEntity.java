@@ -107,7 +107,7 @@ public final class ClientEntity extends AbstractBehavior<ClientEntity.Command> {
      */
     private Behavior<Command> onRelay(Relay relayed) {
         ServerActor.Command answer = relayed.answer();
-        TrainRound current = running != null ? running : waitingForState;
+        TrainRound current = unfinished();
         if (current == null) {
             return this;
         }
@@ -126,12 +126,17 @@ public final class ClientEntity extends AbstractBehavior<ClientEntity.Command> {
      * the stop of a passivation): the server sends the round message again, and it reaches the new incarnation.
      */
     private Behavior<Command> onPostStop() {
-        TrainRound unfinished = running != null ? running : waitingForState;
+        TrainRound unfinished = unfinished();
         if (unfinished != null) {
             unfinished.replyTo().tell(new ServerActor.ClientStopped(unfinished.round(), unfinished.attempt(),
                     clientId));
         }
         return this;
+    }
+
+    /** The round this client has been given and not yet answered: running, or waiting for its state. */
+    private TrainRound unfinished() {
+        return running != null ? running : waitingForState;
     }
 
     private static boolean answers(ServerActor.Command answer, TrainRound train) {

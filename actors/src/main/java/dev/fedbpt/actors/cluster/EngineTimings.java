@@ -20,10 +20,10 @@ import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import dev.fedbpt.inference.ScoringModel;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.commons.math3.random.RandomGenerator;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
 
 /**
  * The engine alone at the benchmark's sizes: the FedBPT server and one client (the population's client 0, the
@@ -132,7 +132,6 @@ final class EngineTimings {
             sink = work.get();
             ms[i] = (System.nanoTime() - start) / 1e6;
         }
-        Arrays.sort(ms);
-        return reps % 2 == 1 ? ms[reps / 2] : (ms[reps / 2 - 1] + ms[reps / 2]) / 2;
+        return new Median().evaluate(ms);
     }
 }

@@ -3,10 +3,10 @@ package dev.fedbpt.cli.sweep;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fedbpt.actors.RunFolder;
+import dev.fedbpt.actors.RunOutputs;
 import dev.fedbpt.cli.sweep.SweepPlan.Cell;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Cells that differ only in keys their method does not read (centralised BBT and zero-shot under each client split)
@@ -30,19 +31,18 @@ public final class SameRun {
 
     /** A finished cell of the plan that computed {@code cell}'s run, if any. */
     public static Optional<Cell> finishedTwin(Cell cell, List<Cell> cells) {
-        String identity = cell.config().runIdentity();
-        return cells.stream()
-                .filter(other -> other != cell && other.status() == CellStatus.FINISHED
-                        && other.config().runIdentity().equals(identity))
-                .findFirst();
+        return firstTwin(cell, cells.stream().filter(other -> other != cell
+                && other.status() == CellStatus.FINISHED));
     }
 
     /** The first cell before {@code cell} in the plan that computes the same run: the one the sweep will copy. */
     public static Optional<Cell> earlierTwin(Cell cell, List<Cell> cells) {
+        return firstTwin(cell, cells.subList(0, cells.indexOf(cell)).stream());
+    }
+
+    private static Optional<Cell> firstTwin(Cell cell, Stream<Cell> candidates) {
         String identity = cell.config().runIdentity();
-        return cells.subList(0, cells.indexOf(cell)).stream()
-                .filter(other -> other.config().runIdentity().equals(identity))
-                .findFirst();
+        return candidates.filter(other -> other.config().runIdentity().equals(identity)).findFirst();
     }
 
     /**
@@ -62,10 +62,8 @@ public final class SameRun {
             result.put("seed", cell.config().experiment().seed());
             result.put("config_hash", configHash);
             result.putIfAbsent(RESULT_KEY, twin.name()); // a twin that is itself a copy names the cell that ran
-            Path file = cell.folder().resolve(CellStatus.RESULT_FILE);
-            Path temporary = cell.folder().resolve(CellStatus.RESULT_FILE + ".tmp");
-            Files.writeString(temporary, JSON.writeValueAsString(result) + "\n", StandardCharsets.UTF_8);
-            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            RunOutputs.writeAtomically(cell.folder().resolve(CellStatus.RESULT_FILE),
+                    JSON.writeValueAsString(result) + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy the run of " + twin.folder() + " to " + cell.folder(), e);
         }

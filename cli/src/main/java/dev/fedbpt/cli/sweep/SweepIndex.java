@@ -2,12 +2,11 @@ package dev.fedbpt.cli.sweep;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.fedbpt.actors.RunOutputs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,11 +45,9 @@ public final class SweepIndex {
         index.put("base", plan.sweep().base() == null ? null : plan.sweep().base().toString());
         index.put("cells", cells);
         Path file = plan.out().resolve(FILE);
-        Path temporary = plan.out().resolve(FILE + ".tmp");
         try {
             Files.createDirectories(plan.out());
-            Files.writeString(temporary, JSON.writeValueAsString(index) + "\n", StandardCharsets.UTF_8);
-            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            RunOutputs.writeAtomically(file, JSON.writeValueAsString(index) + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
