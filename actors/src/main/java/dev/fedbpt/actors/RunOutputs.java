@@ -33,6 +33,7 @@ public final class RunOutputs implements RunListener {
     private final ExperimentConfig config;
     private final String experimentHash;
     private final Consumer<String> progress;
+    private final TimeLeft timeLeft = new TimeLeft();
     private volatile ServerState finalState;
     private volatile String failure;
     private volatile boolean refused;
@@ -75,6 +76,7 @@ public final class RunOutputs implements RunListener {
             lines.append(metricsLine(summary)).append('\n');
         }
         writeAtomically(metricsFile(), lines.toString());
+        timeLeft.startAt(state.roundsCompleted());
         if (state.started() && !state.finished()) {
             progress.accept(String.format(Locale.ROOT, "resuming after round %d of %d", state.roundsCompleted(),
                     config.experiment().rounds()));
@@ -83,6 +85,7 @@ public final class RunOutputs implements RunListener {
 
     @Override
     public void onZeroShot(double accuracy) {
+        timeLeft.startAt(0);
         progress.accept(config.experiment().method() == ExperimentConfig.Method.ICL
                 ? String.format(Locale.ROOT, "in-context accuracy %.4f (demonstrations, no prompt)", accuracy)
                 : String.format(Locale.ROOT, "zero-shot accuracy %.4f (no prompt)", accuracy));
@@ -92,11 +95,12 @@ public final class RunOutputs implements RunListener {
     public void onRoundCompleted(RoundSummary summary, ServerState state) {
         append(metricsFile(), metricsLine(summary) + "\n");
         progress.accept(String.format(Locale.ROOT,
-                "round %3d/%d  clients %d/%d  loss %.4f  sigma %.4f  %s  %d rows  %.1f s%s",
+                "round %3d/%d  clients %d/%d  loss %.4f  sigma %.4f  %s  %d rows  %.1f s%s%s",
                 summary.round(), config.experiment().rounds(), summary.reported(), summary.sampled(),
                 summary.meanClientLoss(), summary.sigma(),
                 summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "test acc %.4f", summary.testAccuracy()),
-                summary.forwardRows(), summary.wallMs() / 1000.0, incidentNote(summary)));
+                summary.forwardRows(), summary.wallMs() / 1000.0,
+                timeLeft.afterRound(summary.round(), config.experiment().rounds()), incidentNote(summary)));
     }
 
     private static String incidentNote(RoundSummary summary) {
