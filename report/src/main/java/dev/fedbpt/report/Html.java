@@ -22,7 +22,7 @@ final class Html {
     private Html() {}
 
     static String page(List<Path> inputs, List<RunFolder> runs, Grouping grouping, List<Table> tables,
-                       List<Plots.Plot> plots, Path outDir) {
+                       List<Plots.Plot> ablationPlots, List<Plots.Plot> plots, Path outDir) {
         StringBuilder html = new StringBuilder();
         html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
                 .append("<title>fedbpt report</title>\n<style>\n").append(STYLE).append("</style>\n</head>\n<body>\n");
@@ -43,6 +43,11 @@ final class Html {
             html.append("<p class=\"note\">").append(escape(copies)).append("</p>\n");
         }
 
+        if (!ablationPlots.isEmpty()) {
+            html.append("<h2>Ablations</h2>\n");
+            ablationPlots.forEach(plot -> image(html, plot, plot.title()));
+        }
+
         html.append("<h2>Plots</h2>\n");
         if (plots.isEmpty()) {
             html.append("<p class=\"note\">No run has per-round metrics yet.</p>\n");
@@ -54,13 +59,16 @@ final class Html {
                 html.append("<h3>").append(escape(group)).append("</h3>\n");
                 currentGroup = group;
             }
-            html.append("<img src=\"").append(escape(urlPath(plot.file()))).append("\" alt=\"")
-                    .append(escape(plot.quantity().title() + ", " + group)).append("\" width=\"")
-                    .append(Plots.WIDTH).append("\" height=\"").append(Plots.HEIGHT).append("\">\n");
+            image(html, plot, plot.title() + ", " + group);
         }
 
         html.append("<h2>Runs</h2>\n").append(runsTable(runs, outDir).toHtml());
         return html.append("</body>\n</html>\n").toString();
+    }
+
+    private static void image(StringBuilder html, Plots.Plot plot, String alt) {
+        html.append("<img src=\"").append(escape(urlPath(plot.file()))).append("\" alt=\"").append(escape(alt))
+                .append("\" width=\"").append(Plots.WIDTH).append("\" height=\"").append(Plots.HEIGHT).append("\">\n");
     }
 
     private static Table runsTable(List<RunFolder> runs, Path outDir) {

@@ -39,7 +39,10 @@ public final class Plots {
             new Color(0x637939), new Color(0x843c39)};
     private static final Marker[] MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND,
             SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN};
-    private static final Color ZERO_SHOT_COLOUR = new Color(0x555555);
+    static final Color ZERO_SHOT_COLOUR = new Color(0x555555);
+    static final BasicStroke ZERO_SHOT_STROKE = new BasicStroke(1.6f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND,
+            10f, new float[] {2f, 4f}, 0f);
+    static final String ZERO_SHOT_LABEL = "zero-shot (no prompt)";
     private static final int MAX_POINTS_WITH_MARKERS = 40;
 
     static {
@@ -49,7 +52,7 @@ public final class Plots {
     }
 
     /** One written plot; {@code file} is relative to the report folder. */
-    public record Plot(String task, String split, Quantity quantity, Path file) {}
+    public record Plot(String task, String split, String title, Path file) {}
 
     private Plots() {}
 
@@ -80,7 +83,7 @@ public final class Plots {
                 try (OutputStream out = Files.newOutputStream(file)) {
                     BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
                 }
-                plots.add(new Plot(task, split, quantity, outDir.relativize(file)));
+                plots.add(new Plot(task, split, quantity.title(), outDir.relativize(file)));
             }
         }
         return plots;
@@ -142,9 +145,8 @@ public final class Plots {
             }
             Stats stats = Stats.of(zeroShot);
             if (stats.count() > 0) {
-                horizontal(chart, "zero-shot (no prompt)", stats.mean(), minRound, maxRound, ZERO_SHOT_COLOUR,
-                        new BasicStroke(1.6f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 10f,
-                                new float[] {2f, 4f}, 0f));
+                horizontal(chart, ZERO_SHOT_LABEL, stats.mean(), minRound, maxRound, ZERO_SHOT_COLOUR,
+                        ZERO_SHOT_STROKE);
             }
         }
         padFlatYAxis(chart);
@@ -152,7 +154,7 @@ public final class Plots {
     }
 
     /** XChart draws a single tick when every value is the same; give such a chart some room above and below. */
-    private static void padFlatYAxis(XYChart chart) {
+    static void padFlatYAxis(XYChart chart) {
         double low = Double.POSITIVE_INFINITY;
         double high = Double.NEGATIVE_INFINITY;
         for (XYSeries series : chart.getSeriesMap().values()) {
@@ -169,6 +171,18 @@ public final class Plots {
     }
 
     private static void style(XYStyler styler, int minRound, int maxRound) {
+        baseStyle(styler);
+        // Whole rounds on the x axis, and some room on both sides of a single round.
+        double low = minRound == maxRound ? minRound - 1 : minRound;
+        double high = minRound == maxRound ? maxRound + 1 : maxRound;
+        styler.setXAxisMin(low);
+        styler.setXAxisMax(high);
+        styler.setxAxisTickLabelsFormattingFunction(value ->
+                Math.abs(value - Math.rint(value)) < 1e-9 ? String.valueOf((long) Math.rint(value)) : "");
+    }
+
+    /** The look every plot of the report shares. */
+    static void baseStyle(XYStyler styler) {
         styler.setChartBackgroundColor(Color.WHITE);
         styler.setPlotBackgroundColor(Color.WHITE);
         styler.setPlotBorderColor(new Color(0xbbbbbb));
@@ -185,13 +199,6 @@ public final class Plots {
         styler.setMarkerSize(7);
         styler.setAntiAlias(true);
         styler.setLocale(java.util.Locale.ROOT);
-        // Whole rounds on the x axis, and some room on both sides of a single round.
-        double low = minRound == maxRound ? minRound - 1 : minRound;
-        double high = minRound == maxRound ? maxRound + 1 : maxRound;
-        styler.setXAxisMin(low);
-        styler.setXAxisMax(high);
-        styler.setxAxisTickLabelsFormattingFunction(value ->
-                Math.abs(value - Math.rint(value)) < 1e-9 ? String.valueOf((long) Math.rint(value)) : "");
     }
 
     private static void addBand(XYChart chart, Series series, SortedMap<Integer, Stats> values, Color colour) {
@@ -221,8 +228,12 @@ public final class Plots {
 
     private static void horizontal(XYChart chart, String name, double level, int minRound, int maxRound, Color colour,
                                    BasicStroke stroke) {
-        double low = minRound == maxRound ? minRound - 1 : minRound;
-        double high = minRound == maxRound ? maxRound + 1 : maxRound;
+        horizontalSpan(chart, name, level, minRound == maxRound ? minRound - 1 : minRound,
+                minRound == maxRound ? maxRound + 1 : maxRound, colour, stroke);
+    }
+
+    static void horizontalSpan(XYChart chart, String name, double level, double low, double high, Color colour,
+                               BasicStroke stroke) {
         XYSeries line = chart.addSeries(unique(chart, name), new double[] {low, high}, new double[] {level, level});
         line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
         line.setLineColor(colour);
@@ -255,6 +266,11 @@ public final class Plots {
                 high = Math.max(high, stats.max());
             }
         }
+        return decimalPattern(low, high);
+    }
+
+    /** Tick labels with as many decimals as about eight ticks from {@code low} to {@code high} need. */
+    static String decimalPattern(double low, double high) {
         double span = high - low;
         if (!(span > 0)) {
             span = Math.max(Math.abs(high), 1e-12);
@@ -272,7 +288,7 @@ public final class Plots {
         return unique;
     }
 
-    private static String safe(String text) {
+    static String safe(String text) {
         String safe = text.replaceAll("[^A-Za-z0-9._-]+", "-");
         return safe.isEmpty() ? "x" : safe;
     }

@@ -7,9 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * Builds a report from run folders: {@code report.html}, {@code results.md} and {@code plots/*.png} in one folder.
+ * Builds a report from run folders: {@code report.html}, {@code results.md} and {@code plots/*.png} (per-round
+ * plots per task and split, and a final-accuracy plot per ablation row) in one folder.
  *
  * <pre>{@code
  * Report.Written written = Report.write(List.of(Path.of("runs/sweep")), Path.of("runs/sweep"));
@@ -46,12 +48,15 @@ public final class Report {
         try {
             Files.createDirectories(outDir);
             List<Plots.Plot> plots = Plots.write(grouping, outDir, outDir.resolve(PLOTS_DIR));
+            List<Plots.Plot> ablationPlots = AblationPlots.write(grouping, outDir, outDir.resolve(PLOTS_DIR));
             Path markdown = outDir.resolve(MARKDOWN_FILE);
             Files.writeString(markdown, markdown(runs, grouping, tables), StandardCharsets.UTF_8);
             Path html = outDir.resolve(HTML_FILE);
-            Files.writeString(html, Html.page(inputs, runs, grouping, tables, plots, outDir), StandardCharsets.UTF_8);
+            Files.writeString(html, Html.page(inputs, runs, grouping, tables, ablationPlots, plots, outDir),
+                    StandardCharsets.UTF_8);
             int unfinished = (int) runs.stream().filter(run -> !run.finished()).count();
-            return new Written(html, markdown, plots.stream().map(p -> outDir.resolve(p.file())).toList(),
+            return new Written(html, markdown, Stream.concat(ablationPlots.stream(), plots.stream())
+                    .map(p -> outDir.resolve(p.file())).toList(),
                     runs.size(), grouping.series().size(), unfinished);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report into " + outDir + ": " + e.getMessage(), e);

@@ -1,10 +1,8 @@
 package dev.fedbpt.report;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -34,39 +32,25 @@ public final class Tables {
         return new Table("Final " + evaluationSplit(grouping) + " accuracy", header, rows);
     }
 
-    /**
-     * One table per varying key (such as r_p): a row per combination of the other coordinates that was run with
-     * more than one value of the key, a column per value.
-     */
+    /** One table per {@link Ablation}: a row per combination of the other coordinates, a column per value. */
     public static List<Table> ablations(Grouping grouping) {
         List<Table> tables = new ArrayList<>();
-        for (String key : grouping.varyingKeys()) {
-            List<String> others = grouping.varyingKeys().stream().filter(k -> !k.equals(key)).toList();
-            String name = Grouping.shortName(key);
-            Map<List<String>, Map<String, String>> cells = new LinkedHashMap<>();
-            for (Series series : grouping.series()) {
-                List<String> rowKey = new ArrayList<>(List.of(series.task(), series.split(), series.method()));
-                others.forEach(other -> rowKey.add(series.parameters().get(other)));
-                String cell = finalAccuracy(series) + " (n=" + series.finishedRuns().size() + ")";
-                cells.computeIfAbsent(rowKey, k -> new LinkedHashMap<>()).put(series.parameters().get(key), cell);
-            }
-            cells.values().removeIf(byValue -> byValue.size() < 2);
-            if (cells.isEmpty()) {
-                continue;
-            }
-            TreeSet<String> values = new TreeSet<>(Grouping::compareValues);
-            cells.values().forEach(byValue -> values.addAll(byValue.keySet()));
-
+        for (Ablation ablation : Ablation.of(grouping)) {
             List<String> header = new ArrayList<>(List.of("task", "split", "method"));
-            others.forEach(other -> header.add(Grouping.shortName(other)));
-            values.forEach(value -> header.add(name + " = " + value));
+            ablation.otherKeys().forEach(other -> header.add(Grouping.shortName(other)));
+            ablation.values().forEach(value -> header.add(ablation.name() + " = " + value));
             List<List<String>> rows = new ArrayList<>();
-            cells.forEach((rowKey, byValue) -> {
-                List<String> row = new ArrayList<>(rowKey);
-                values.forEach(value -> row.add(byValue.getOrDefault(value, "")));
-                rows.add(row);
-            });
-            String title = "Final " + evaluationSplit(grouping) + " accuracy by " + name + (name.equals(key) ? "" : " (" + key + ")");
+            for (Ablation.Row row : ablation.rows()) {
+                List<String> cells = new ArrayList<>(row.coordinates());
+                for (String value : ablation.values()) {
+                    Series series = row.byValue().get(value);
+                    cells.add(series == null ? ""
+                            : finalAccuracy(series) + " (n=" + series.finishedRuns().size() + ")");
+                }
+                rows.add(cells);
+            }
+            String title = "Final " + evaluationSplit(grouping) + " accuracy by " + ablation.name()
+                    + (ablation.name().equals(ablation.key()) ? "" : " (" + ablation.key() + ")");
             tables.add(new Table(title, header, rows));
         }
         return tables;

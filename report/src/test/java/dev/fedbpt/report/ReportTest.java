@@ -1,5 +1,6 @@
 package dev.fedbpt.report;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -139,6 +140,32 @@ class ReportTest {
                 markdown);
         String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
         assertTrue(html.contains("src=\"plots/sst2_dirichlet_accuracy.png\""), html);
+        assertTrue(html.indexOf("<h2>Ablations</h2>") < html.indexOf("src=\"plots/sst2_dirichlet_fedbpt_by_r_p.png\""),
+                html);
+        BufferedImage ablation = ImageIO.read(out.resolve("plots/sst2_dirichlet_fedbpt_by_r_p.png").toFile());
+        assertNotNull(ablation, "the r_p plot is a PNG");
+        assertEquals(Plots.WIDTH, ablation.getWidth());
+    }
+
+    @Test
+    void ablationPlotHasTheMeanAndEverySeedAtEachValue() throws IOException {
+        Path sweep = dir.resolve("sweep");
+        FakeRuns.run(sweep.resolve("rp0-s1"), "sst2", "dirichlet", "fedbpt", 1, 0.0, 4, 4, 0.58, true);
+        FakeRuns.run(sweep.resolve("rp0-s2"), "sst2", "dirichlet", "fedbpt", 2, 0.0, 4, 4, 0.62, true);
+        FakeRuns.run(sweep.resolve("rp0.4-s1"), "sst2", "dirichlet", "fedbpt", 1, 0.4, 4, 4, 0.70, true);
+        FakeRuns.run(sweep.resolve("rp0.4-s2"), "sst2", "dirichlet", "fedbpt", 2, 0.4, 2, 4, 0.50, false);
+        Ablation ablation = Ablation.of(Grouping.of(RunFolder.findAll(List.of(sweep)))).get(0);
+        assertEquals("search.perturbation-rate", ablation.key());
+        assertEquals(List.of("0", "0.4"), ablation.values());
+
+        org.knowm.xchart.XYChart chart = AblationPlots.chart(ablation, ablation.rows().get(0), "test");
+        double[] meanX = chart.getSeriesMap().get("mean over seeds").getXData();
+        double[] meanY = chart.getSeriesMap().get("mean over seeds").getYData();
+        assertArrayEquals(new double[] {0.0, 0.4}, meanX, 1e-12);
+        assertArrayEquals(new double[] {0.60, 0.70}, meanY, 1e-9, "the unfinished seed is left out");
+        assertArrayEquals(new double[] {0.58, 0.62, 0.70}, chart.getSeriesMap().get("each seed").getYData(), 1e-9);
+        assertTrue(chart.getSeriesMap().containsKey(Plots.ZERO_SHOT_LABEL));
+        assertEquals("Final test accuracy by r_p \u2014 sst2, dirichlet split, fedbpt", chart.getTitle());
     }
 
     @Test

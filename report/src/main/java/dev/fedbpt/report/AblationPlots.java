@@ -1,0 +1,136 @@
+package dev.fedbpt.report;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Draws one PNG per {@link Ablation} row: the final accuracy against the key's value, as the mean over seeds joined
+ * by a line, every seed's own result as a point, and the zero-shot accuracy as a dotted line. Numeric values sit at
+ * their value on the x axis; other values at equal steps.
+ */
+final class AblationPlots {
+    private static final Color MEAN_COLOUR = new Color(0x1f77b4);
+    private static final Color SEED_COLOUR = new Color(21, 83, 126, 110);
+
+    private AblationPlots() {}
+
+    static List<Plots.Plot> write(Grouping grouping, Path outDir, Path plotsDir) throws IOException {
+        Files.createDirectories(plotsDir);
+        String evaluated = Tables.evaluationSplit(grouping);
+        List<Plots.Plot> plots = new ArrayList<>();
+        for (Ablation ablation : Ablation.of(grouping)) {
+            for (Ablation.Row row : ablation.rows()) {
+                XYChart chart = chart(ablation, row, evaluated);
+                if (chart == null) {
+                    continue;
+                }
+                List<String> coordinates = row.coordinates();
+                String file = String.join("_", coordinates.stream().map(Plots::safe).toList()) + "_by_"
+                        + Plots.safe(ablation.name()) + ".png";
+                Path path = plotsDir.resolve(file);
+                try (OutputStream out = Files.newOutputStream(path)) {
+                    BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+                }
+                plots.add(new Plots.Plot(coordinates.get(0), coordinates.get(1), chart.getTitle(),
+                        outDir.relativize(path)));
+            }
+        }
+        return plots;
+    }
+
+    /** The chart of one row, or null when none of its values has a finished run. */
+    static XYChart chart(Ablation ablation, Ablation.Row row, String evaluated) {
+        List<String> values = ablation.values().stream().filter(row.byValue()::containsKey).toList();
+        boolean numeric = values.stream().allMatch(AblationPlots::isNumber);
+        List<Double> meanX = new ArrayList<>();
+        List<Double> meanY = new ArrayList<>();
+        List<Double> seedX = new ArrayList<>();
+        List<Double> seedY = new ArrayList<>();
+        List<Double> zeroShot = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            Series series = row.byValue().get(values.get(i));
+            double x = numeric ? Double.parseDouble(values.get(i)) : i;
+            Stats stats = series.finalAccuracy();
+            if (stats.count() > 0) {
+                meanX.add(x);
+                meanY.add(stats.mean());
+            }
+            for (RunFolder run : series.finishedRuns()) {
+                if (run.finalAccuracy() != null && Double.isFinite(run.finalAccuracy())) {
+                    seedX.add(x);
+                    seedY.add(run.finalAccuracy());
+                }
+            }
+            series.runs().forEach(run -> zeroShot.add(run.zeroShotAccuracy()));
+        }
+        if (meanX.isEmpty()) {
+            return null;
+        }
+        List<String> coordinates = row.coordinates();
+        StringBuilder subject = new StringBuilder(coordinates.get(0) + ", " + coordinates.get(1) + " split, "
+                + coordinates.get(2));
+        for (int i = 0; i < ablation.otherKeys().size(); i++) {
+            subject.append(", ").append(Grouping.shortName(ablation.otherKeys().get(i))).append('=')
+                    .append(coordinates.get(3 + i));
+        }
+        XYChart chart = new XYChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT)
+                .title("Final " + evaluated + " accuracy by " + ablation.name() + " \u2014 " + subject)
+                .xAxisTitle(ablation.name() + (ablation.name().equals(ablation.key()) ? "" : " (" + ablation.key() + ")"))
+                .yAxisTitle("final " + evaluated + " accuracy").build();
+        Plots.baseStyle(chart.getStyler());
+        double low = numeric ? Double.parseDouble(values.get(0)) : 0;
+        double high = numeric ? Double.parseDouble(values.get(values.size() - 1)) : values.size() - 1;
+        double pad = (high - low) * 0.05;
+        chart.getStyler().setXAxisMin(low - pad);
+        chart.getStyler().setXAxisMax(high + pad);
+        if (!numeric) {
+            chart.getStyler().setxAxisTickLabelsFormattingFunction(x -> {
+                long index = Math.round(x);
+                return Math.abs(x - index) < 1e-9 && index >= 0 && index < values.size() ? values.get((int) index) : "";
+            });
+        }
+
+        Stats zeroShotStats = Stats.of(zeroShot);
+        if (zeroShotStats.count() > 0) {
+            Plots.horizontalSpan(chart, Plots.ZERO_SHOT_LABEL, zeroShotStats.mean(), low - pad, high + pad,
+                    Plots.ZERO_SHOT_COLOUR, Plots.ZERO_SHOT_STROKE);
+        }
+        XYSeries seeds = chart.addSeries("each seed", seedX, seedY);
+        seeds.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        seeds.setMarker(SeriesMarkers.CIRCLE);
+        seeds.setMarkerColor(SEED_COLOUR);
+        XYSeries mean = chart.addSeries("mean over seeds", meanX, meanY);
+        mean.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        mean.setLineColor(MEAN_COLOUR);
+        mean.setLineStyle(new BasicStroke(2.2f));
+        mean.setMarker(SeriesMarkers.DIAMOND);
+        mean.setMarkerColor(MEAN_COLOUR);
+        List<Double> plotted = new ArrayList<>(seedY);
+        if (zeroShotStats.count() > 0) {
+            plotted.add(zeroShotStats.mean());
+        }
+        Stats range = Stats.of(plotted);
+        chart.getStyler().setYAxisDecimalPattern(Plots.decimalPattern(range.min(), range.max()));
+        Plots.padFlatYAxis(chart);
+        return chart;
+    }
+
+    private static boolean isNumber(String text) {
+        try {
+            return Double.isFinite(Double.parseDouble(text));
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+}
