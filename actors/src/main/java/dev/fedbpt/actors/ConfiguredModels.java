@@ -8,39 +8,66 @@ import dev.fedbpt.inference.HeadSpec;
 import dev.fedbpt.inference.ModelLoadException;
 import dev.fedbpt.inference.ModelOptions;
 import dev.fedbpt.inference.ModelSource;
+import dev.fedbpt.inference.ModelTokenizer;
 import dev.fedbpt.inference.PromptModel;
 import dev.fedbpt.inference.PromptSpec;
+import dev.fedbpt.inference.PromptTokenizer;
 import dev.fedbpt.inference.ScoringModel;
 import dev.fedbpt.inference.SyntheticModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Opens the model an experiment's configuration names, with the head its task needs. */
+/** Opens the model an experiment's configuration names, with the head its task needs, or its tokenizer alone. */
 public final class ConfiguredModels implements ModelFactory {
     /** Vocabulary of the synthetic stand-in: BERT's size, so token statistics look like the real thing. */
     static final int SYNTHETIC_VOCABULARY = 30522;
 
     @Override
     public ScoringModel load(ExperimentConfig config) {
-        TaskDefinition task = Tasks.byName(config.data().task());
         ExperimentConfig.Model model = config.model();
         if (model.backend() == ExperimentConfig.Backend.SYNTHETIC) {
-            return new SyntheticModel(SYNTHETIC_VOCABULARY, task.numClasses(), config.search().dimension(),
-                    model.projectionSeed());
+            return synthetic(config);
         }
+        TaskDefinition task = Tasks.byName(config.data().task());
         HeadSpec head = switch (model.head()) {
             case SIMILARITY -> new HeadSpec.Similarity(task.labelDescriptions(), model.temperature());
             case MASKED_LM -> new HeadSpec.MaskedLm(task.labelWords());
         };
-        ModelSource source = model.onnx().isEmpty() ? ModelSource.bundled()
-                : new ModelSource(existing(model.onnx(), "fedbpt.model.onnx"),
-                        existing(model.tokenizer(), "fedbpt.model.tokenizer"));
         try {
-            return PromptModel.load(source, new PromptSpec(model.promptLength(), config.search().dimension(),
-                    model.projectionSeed()), head, ModelOptions.defaults().withIntraOpThreads(model.intraOpThreads()));
+            return PromptModel.load(source(model), prompt(config), head,
+                    ModelOptions.defaults().withIntraOpThreads(model.intraOpThreads()));
         } catch (ModelLoadException e) {
             throw new ConfigError("fedbpt.model.onnx", e.getMessage());
         }
+    }
+
+    /** The synthetic model is cheap, so it is its own tokenizer; the real one's is loaded without a session. */
+    @Override
+    public ModelTokenizer tokenizer(ExperimentConfig config) {
+        if (config.model().backend() == ExperimentConfig.Backend.SYNTHETIC) {
+            return synthetic(config);
+        }
+        try {
+            return PromptTokenizer.load(source(config.model()), prompt(config));
+        } catch (ModelLoadException e) {
+            throw new ConfigError("fedbpt.model.onnx", e.getMessage());
+        }
+    }
+
+    private static SyntheticModel synthetic(ExperimentConfig config) {
+        return new SyntheticModel(SYNTHETIC_VOCABULARY, Tasks.byName(config.data().task()).numClasses(),
+                config.search().dimension(), config.model().projectionSeed());
+    }
+
+    private static ModelSource source(ExperimentConfig.Model model) {
+        return model.onnx().isEmpty() ? ModelSource.bundled()
+                : new ModelSource(existing(model.onnx(), "fedbpt.model.onnx"),
+                        existing(model.tokenizer(), "fedbpt.model.tokenizer"));
+    }
+
+    private static PromptSpec prompt(ExperimentConfig config) {
+        return new PromptSpec(config.model().promptLength(), config.search().dimension(),
+                config.model().projectionSeed());
     }
 
     private static Path existing(String file, String key) {

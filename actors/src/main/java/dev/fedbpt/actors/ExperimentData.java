@@ -13,7 +13,7 @@ import dev.fedbpt.engine.data.Tasks;
 import dev.fedbpt.engine.fedbpt.LocalData;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
-import dev.fedbpt.inference.ScoringModel;
+import dev.fedbpt.inference.ModelTokenizer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -34,7 +34,7 @@ import org.apache.commons.math3.random.RandomGenerator;
  */
 public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evaluator.TestSet testSet) {
 
-    public static ExperimentData prepare(ExperimentConfig config, ScoringModel model) {
+    public static ExperimentData prepare(ExperimentConfig config, ModelTokenizer model) {
         ExperimentConfig.Data data = config.data();
         TaskDefinition task = task(data.task());
         Dataset train = read(config, data.train(), task, "fedbpt.data.train");
@@ -81,7 +81,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
 
     /** Each example's text preceded by the same demonstrations, as many as fit the model. */
     private static List<Example> withDemonstrations(List<Example> examples, Dataset train, int k,
-                                                    TaskDefinition task, ScoringModel model,
+                                                    TaskDefinition task, ModelTokenizer model,
                                                     RandomGenerator rng) {
         List<Example> demonstrations = InContextExamples.select(train, k, rng);
         // A row of exactly the limit may have been cut by encode, so only shorter ones count as fitting.
@@ -94,7 +94,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         return out;
     }
 
-    private static LocalData tokenise(List<Example> examples, TaskDefinition task, ScoringModel model,
+    private static LocalData tokenise(List<Example> examples, TaskDefinition task, ModelTokenizer model,
                                       boolean useTemplate) {
         List<int[]> rows = new ArrayList<>(examples.size());
         int[] labels = new int[examples.size()];

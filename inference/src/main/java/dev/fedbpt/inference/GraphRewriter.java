@@ -71,34 +71,8 @@ final class GraphRewriter {
         }
         if (graph.getOutputCount() == 0) throw refuse(name, "it has no graph output");
 
-        // --- input_ids consumers
-        List<NodeProto> idConsumers = consumers(graph, INPUT_IDS);
-        List<NodeProto> gathers = new ArrayList<>();
-        List<NodeProto> others = new ArrayList<>();
-        for (NodeProto n : idConsumers) {
-            if (n.getOpType().equals("Gather") && n.getInputCount() >= 2 && n.getInput(1).equals(INPUT_IDS)) {
-                gathers.add(n);
-            } else if (!n.getOpType().equals("Shape")) {
-                others.add(n);
-            }
-        }
-        if (gathers.isEmpty()) {
-            throw refuse(name, "no embedding Gather reads input_ids (input_ids is consumed by "
-                    + describe(idConsumers) + ")");
-        }
-        if (gathers.size() > 1 || !others.isEmpty()) {
-            throw refuse(name, "input_ids has consumers other than one embedding Gather and the position-ids Shape: "
-                    + describe(idConsumers));
-        }
-        NodeProto wordGather = gathers.get(0);
+        NodeProto wordGather = wordGather(graph, initializers, name);
         TensorProto wordTable = initializers.get(wordGather.getInput(0));
-        if (wordTable == null || wordTable.getDimsCount() != 2 || wordTable.getDataType() != TensorProto.DataType.FLOAT_VALUE) {
-            throw refuse(name, "the Gather '" + wordGather.getName() + "' on input_ids does not read a float "
-                    + "initializer [vocab, hidden] (data input '" + wordGather.getInput(0) + "')");
-        }
-        if (gatherAxis(wordGather) != 0) {
-            throw refuse(name, "the embedding Gather '" + wordGather.getName() + "' uses axis " + gatherAxis(wordGather));
-        }
         int vocab = (int) wordTable.getDims(0);
         int hidden = (int) wordTable.getDims(1);
         float[] wordWeights = floats(wordTable, name);
@@ -185,6 +159,56 @@ final class GraphRewriter {
         return new RewrittenGraph(rewritten, new EmbeddingTable(wordWeights, vocab, hidden),
                 graph.getOutput(0).getName(), originalInputs, maxPositions(graph, initializers, hidden),
                 layerCount(graph), typeGather != null);
+    }
+
+    /**
+     * Vocabulary, hidden size and positions exactly as {@link #rewrite} reads them (the shapes of the word- and
+     * position-embedding initializers, found by the same code), without decoding a tensor or building a graph: what
+     * a tokenizer needs to know of its model.
+     */
+    static Dimensions dimensions(ModelProto model, String name) throws ModelLoadException {
+        GraphProto graph = model.getGraph();
+        Map<String, TensorProto> initializers = new HashMap<>();
+        for (TensorProto t : graph.getInitializerList()) initializers.put(t.getName(), t);
+        TensorProto wordTable = initializers.get(wordGather(graph, initializers, name).getInput(0));
+        int hidden = (int) wordTable.getDims(1);
+        return new Dimensions((int) wordTable.getDims(0), hidden, maxPositions(graph, initializers, hidden));
+    }
+
+    /** @param maxPositions rows of the position-embedding table if one was found, else 512 */
+    record Dimensions(int vocabularySize, int hiddenSize, int maxPositions) {}
+
+    /** The one Gather that reads input_ids, checked to look up a float [vocab, hidden] initializer on axis 0. */
+    private static NodeProto wordGather(GraphProto graph, Map<String, TensorProto> initializers, String name)
+            throws ModelLoadException {
+        List<NodeProto> idConsumers = consumers(graph, INPUT_IDS);
+        List<NodeProto> gathers = new ArrayList<>();
+        List<NodeProto> others = new ArrayList<>();
+        for (NodeProto n : idConsumers) {
+            if (n.getOpType().equals("Gather") && n.getInputCount() >= 2 && n.getInput(1).equals(INPUT_IDS)) {
+                gathers.add(n);
+            } else if (!n.getOpType().equals("Shape")) {
+                others.add(n);
+            }
+        }
+        if (gathers.isEmpty()) {
+            throw refuse(name, "no embedding Gather reads input_ids (input_ids is consumed by "
+                    + describe(idConsumers) + ")");
+        }
+        if (gathers.size() > 1 || !others.isEmpty()) {
+            throw refuse(name, "input_ids has consumers other than one embedding Gather and the position-ids Shape: "
+                    + describe(idConsumers));
+        }
+        NodeProto wordGather = gathers.get(0);
+        TensorProto wordTable = initializers.get(wordGather.getInput(0));
+        if (wordTable == null || wordTable.getDimsCount() != 2 || wordTable.getDataType() != TensorProto.DataType.FLOAT_VALUE) {
+            throw refuse(name, "the Gather '" + wordGather.getName() + "' on input_ids does not read a float "
+                    + "initializer [vocab, hidden] (data input '" + wordGather.getInput(0) + "')");
+        }
+        if (gatherAxis(wordGather) != 0) {
+            throw refuse(name, "the embedding Gather '" + wordGather.getName() + "' uses axis " + gatherAxis(wordGather));
+        }
+        return wordGather;
     }
 
     private static ModelLoadException refuse(String name, String what) {

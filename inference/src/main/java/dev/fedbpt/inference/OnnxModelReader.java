@@ -2,6 +2,7 @@ package dev.fedbpt.inference;
 
 import ai.onnx.proto.OnnxMl.ModelProto;
 import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.UnsafeByteOperations;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -31,9 +32,23 @@ final class OnnxModelReader {
 
     /** Parses bytes as an ONNX ModelProto; refuses anything without a graph. */
     static ModelProto parse(byte[] bytes, String name) throws ModelLoadException {
+        return parse(CodedInputStream.newInstance(bytes), name);
+    }
+
+    /**
+     * As {@link #parse(byte[], String)}, but the tensors' bytes are views of {@code bytes}, not copies (which would
+     * double the heap a model takes): for reading shapes and names only, while {@code bytes} stays unchanged.
+     */
+    static ModelProto parseAliasing(byte[] bytes, String name) throws ModelLoadException {
+        // Aliasing needs an input that protobuf knows to be immutable; newInstance(byte[]) copies regardless.
+        CodedInputStream in = UnsafeByteOperations.unsafeWrap(bytes).newCodedInput();
+        in.enableAliasing(true);
+        return parse(in, name);
+    }
+
+    private static ModelProto parse(CodedInputStream in, String name) throws ModelLoadException {
         ModelProto model;
         try {
-            CodedInputStream in = CodedInputStream.newInstance(bytes);
             in.setSizeLimit(Integer.MAX_VALUE);
             in.setRecursionLimit(1000);
             model = ModelProto.parseFrom(in);

@@ -32,6 +32,8 @@ public final class PromptModel implements ScoringModel {
     };
 
     private final TextTokenizer tokenizer;
+    /** Encodes for this model; members that only tokenise load the same thing without a session. */
+    private final PromptTokenizer tokens;
     private final OnnxSession session;
     private final EmbeddingTable embeddings;
     private final RandomProjection projection;
@@ -51,10 +53,12 @@ public final class PromptModel implements ScoringModel {
     };
     private static final int EXPANSION_CACHE_SIZE = 16;
 
-    private PromptModel(TextTokenizer tokenizer, OnnxSession session, RewrittenGraph graph, PromptSpec promptSpec) {
+    private PromptModel(TextTokenizer tokenizer, OnnxSession session, RewrittenGraph graph, PromptSpec promptSpec,
+                        int maxRowTokens) {
         this.tokenizer = tokenizer;
         this.session = session;
         this.embeddings = graph.embeddings();
+        this.tokens = new PromptTokenizer(tokenizer, embeddings.vocabularySize(), maxRowTokens);
         this.promptSpec = promptSpec;
         this.encoder = new BatchEncoder(embeddings);
         this.maxPositions = graph.maxPositions();
@@ -80,16 +84,13 @@ public final class PromptModel implements ScoringModel {
         ModelProto original = OnnxModelReader.parse(bytes, name);
         RewrittenGraph graph = GraphRewriter.rewrite(original, name);
         original = null; // the proto is no longer needed; the raw bytes feed the verification session
-        if (prompt.promptLength() + 2 > graph.maxPositions()) {
-            throw new ModelLoadException("prompt length " + prompt.promptLength() + " leaves no room for tokens in "
-                    + graph.maxPositions() + " positions of " + name);
-        }
+        int maxRowTokens = PromptTokenizer.maxRowTokens(graph.maxPositions(), prompt, name);
         TextTokenizer tokenizer = TextTokenizer.load(source);
         OnnxSession session = null;
         PromptModel model = null;
         try {
             session = OnnxSession.load(graph.model().toByteArray(), "fedbpt-rewritten", options);
-            model = new PromptModel(tokenizer, session, graph, prompt);
+            model = new PromptModel(tokenizer, session, graph, prompt, maxRowTokens);
             model.rewriteMaxAbsDiff = model.verifyAgainst(bytes, graph, options, name);
             bytes = null;
             if (!(model.rewriteMaxAbsDiff <= options.rewriteTolerance())) {
@@ -226,13 +227,7 @@ public final class PromptModel implements ScoringModel {
      * final special token ([SEP]) when the row ends with one.
      */
     public int[] encode(String text) {
-        int[] ids = tokenizer.encode(text);
-        int max = maxRowTokens();
-        if (ids.length <= max) return ids;
-        int[] cut = Arrays.copyOf(ids, max);
-        int last = ids[ids.length - 1];
-        if (tokenizer.specialTokens().containsValue(last)) cut[max - 1] = last;
-        return cut;
+        return tokens.encode(text);
     }
 
     /**
@@ -263,7 +258,7 @@ public final class PromptModel implements ScoringModel {
     }
 
     public int[] specialTokenIds() {
-        return tokenizer.specialTokenIds();
+        return tokens.specialTokenIds();
     }
 
     /** Id of [MASK] (or {@code <mask>}), or -1 if the tokenizer has none. */
@@ -283,7 +278,7 @@ public final class PromptModel implements ScoringModel {
     /** Longest row (token ids incl. [CLS]/[SEP]) that fits with the prompt in the position table. */
     @Override
     public int maxRowTokens() {
-        return maxPositions - promptSpec.promptLength();
+        return tokens.maxRowTokens();
     }
 
     public PromptSpec promptSpec() {

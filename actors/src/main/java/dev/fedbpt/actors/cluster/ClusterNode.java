@@ -31,6 +31,7 @@ import dev.fedbpt.actors.SharedStart;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
 import dev.fedbpt.engine.fedbpt.Vocabulary;
+import dev.fedbpt.inference.ModelTokenizer;
 import dev.fedbpt.inference.ScoringModel;
 import dev.fedbpt.persistence.JournalSchema;
 import dev.fedbpt.persistence.JournalSettings;
@@ -59,12 +60,13 @@ public final class ClusterNode {
 
     private final ActorSystem<Event> system;
     private final RunOutputs outputs;
-    private final List<ScoringModel> sessions;
+    /** The inference member's sessions, or the tokenizer of a member that scores nothing: closed when it stops. */
+    private final List<ModelTokenizer> opened;
 
-    private ClusterNode(ActorSystem<Event> system, RunOutputs outputs, List<ScoringModel> sessions) {
+    private ClusterNode(ActorSystem<Event> system, RunOutputs outputs, List<ModelTokenizer> opened) {
         this.system = system;
         this.outputs = outputs;
-        this.sessions = sessions;
+        this.opened = opened;
     }
 
     /**
@@ -85,43 +87,51 @@ public final class ClusterNode {
     }
 
     /**
-     * As above, with the population built by {@code population} from the member's model (which tokenises) instead
-     * of from the configured dataset: benchmarks use synthetic clients.
+     * As above, with the population built by {@code population} from the member's tokenizer instead of from the
+     * configured dataset: benchmarks use synthetic clients.
      */
     public static ClusterNode start(NodeSettings node, ExperimentConfig config, Path runDirectory,
                                     ModelFactory models, FaultInjector faults, Consumer<String> progress,
-                                    Config akkaOverrides, Function<ScoringModel, Population> population) {
+                                    Config akkaOverrides, Function<ModelTokenizer, Population> population) {
         String experimentHash = null;
         if (node.has(NodeSettings.Role.SERVER)) {
             experimentHash = RunFolder.claim(runDirectory, config);
             JournalSchema.open(runDirectory, experimentHash);
         }
         List<ScoringModel> sessions = new ArrayList<>();
+        List<ModelTokenizer> opened = new ArrayList<>();
         try {
-            int workers = node.has(NodeSettings.Role.INFERENCE) ? config.pool().workers() : 1;
-            for (int i = 0; i < workers; i++) {
-                sessions.add(models.load(config)); // members without inference use it to tokenise only
+            ModelTokenizer tokens;
+            if (node.has(NodeSettings.Role.INFERENCE)) {
+                for (int i = 0; i < config.pool().workers(); i++) {
+                    ScoringModel session = models.load(config);
+                    sessions.add(session);
+                    opened.add(session);
+                }
+                tokens = sessions.get(0);
+            } else {
+                // Such a member only tokenises its data, so it opens no session (nor the memory and time one takes).
+                tokens = models.tokenizer(config);
+                opened.add(tokens);
             }
-            ScoringModel first = sessions.get(0);
-            Population data = population.apply(first);
+            Population data = population.apply(tokens);
             progress.accept(String.format("%d clients, %d test examples, method %s; cluster member %s:%d as %s",
                     data.size(), data.testSet().labels().length, config.experiment().method(), node.host(),
                     node.port(), node.roles().stream().map(NodeSettings.Role::id).sorted().toList()));
             RunOutputs outputs = node.has(NodeSettings.Role.SERVER)
                     ? new RunOutputs(runDirectory, config, experimentHash, progress) : null;
-            List<RowScorer> scorers = node.has(NodeSettings.Role.INFERENCE)
-                    ? sessions.stream().<RowScorer>map(model -> model::score).toList() : List.of();
+            List<RowScorer> scorers = sessions.stream().<RowScorer>map(model -> model::score).toList();
             Members members = new Members(node, config, experimentHash, data,
-                    new Vocabulary(first.vocabularySize(), first.specialTokenIds()), scorers, faults, outputs);
+                    new Vocabulary(tokens.vocabularySize(), tokens.specialTokenIds()), scorers, faults, outputs);
             Config akka = akkaOverrides.withFallback(node.akkaConfig());
             if (node.has(NodeSettings.Role.SERVER)) {
                 akka = akka.withFallback(JournalSettings.forRunDirectory(runDirectory));
             }
             ActorSystem<Event> system = ActorSystem.create(members.guardian(), NodeSettings.SYSTEM_NAME,
                     AkkaDefaults.over(akka));
-            return new ClusterNode(system, outputs, sessions);
+            return new ClusterNode(system, outputs, opened);
         } catch (RuntimeException e) {
-            sessions.forEach(ScoringModel::close);
+            opened.forEach(ModelTokenizer::close);
             throw e;
         }
     }
@@ -135,7 +145,7 @@ public final class ClusterNode {
             }
             return ExperimentRunner.awaitOutcome(system, outputs);
         } finally {
-            sessions.forEach(ScoringModel::close);
+            opened.forEach(ModelTokenizer::close);
         }
     }
 

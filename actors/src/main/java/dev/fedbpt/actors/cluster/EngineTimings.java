@@ -51,7 +51,7 @@ final class EngineTimings {
                 config.search().sigma0()));
         global = strategy.aggregate(initial, uploads(s, initial));
         try (ScoringModel model = new ConfiguredModels().load(config)) {
-            data = PopulationBench.syntheticPopulation(s, s.population(), model).clientData().apply(0);
+            data = PopulationBench.syntheticPopulation(s, s.population(), model, model.numClasses()).clientData().apply(0);
             vocabulary = new Vocabulary(model.vocabularySize(), model.specialTokenIds());
             scorer = fakeScorer(model.numClasses());
         }

@@ -14,6 +14,7 @@ import dev.fedbpt.actors.ModelFactory;
 import dev.fedbpt.actors.ServerActor;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.data.Tasks;
 import dev.fedbpt.engine.fedbpt.GlobalState;
 import dev.fedbpt.engine.fedbpt.LocalData;
 import dev.fedbpt.engine.fedbpt.LocalResult;
@@ -23,6 +24,7 @@ import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import dev.fedbpt.inference.ScoreRow;
 import dev.fedbpt.inference.ForwardingScoringModel;
+import dev.fedbpt.inference.ModelTokenizer;
 import dev.fedbpt.inference.ScoringModel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -244,12 +246,11 @@ public final class PopulationBench {
 
     /**
      * Clients whose rows are a pure function of (seed, client id): random non-special tokens framed by the model's
-     * own [CLS] ... [SEP], labels in range. Nothing per client exists until its entity asks for it.
+     * own [CLS] ... [SEP], labels in [0, classes). Nothing per client exists until its entity asks for it.
      */
-    static Population syntheticPopulation(Settings s, int population, ScoringModel model) {
+    static Population syntheticPopulation(Settings s, int population, ModelTokenizer model, int classes) {
         Vocabulary vocabulary = new Vocabulary(model.vocabularySize(), model.specialTokenIds());
         int[] frame = model.encode("");
-        int classes = model.numClasses();
         RandomGenerator testRng = Rng.of(s.seed(), Purpose.PARTITION, -1); // ids are >= 0: -1 is the test set's
         LocalData test = rows(testRng, s.testRows(), s.tokensPerRow(), vocabulary, frame, classes);
         return new Population(population,
@@ -332,18 +333,19 @@ public final class PopulationBench {
         Probe probe = new Probe(WARMUP_ROUNDS + timedRounds, rowsPerRound);
         Config overrides = ConfigFactory.empty();
         ModelFactory models = cfg -> new CountingModel(new ConfiguredModels().load(cfg), probe::onRows);
+        int classes = Tasks.byName(config.data().task()).numClasses();
         Path temp = temporaryDirectory();
         long started = System.nanoTime();
         try {
             int seedPort = Ports.free();
             ClusterNode server = ClusterNode.start(node(seedPort, seedPort, Set.of(NodeSettings.Role.SERVER)), config,
                     temp.resolve("run"), models, FaultInjector.NONE, probe::onProgress, overrides,
-                    model -> syntheticPopulation(s, population, model));
+                    model -> syntheticPopulation(s, population, model, classes));
             ClusterNode clients;
             try {
                 clients = ClusterNode.start(node(0, seedPort, Set.of(NodeSettings.Role.CLIENTS,
                                 NodeSettings.Role.INFERENCE)), config, null, models, FaultInjector.NONE, line -> {},
-                        overrides, model -> syntheticPopulation(s, population, model));
+                        overrides, model -> syntheticPopulation(s, population, model, classes));
             } catch (RuntimeException e) {
                 server.system().terminate();
                 throw e;

@@ -1,0 +1,91 @@
+package dev.fedbpt.inference;
+
+import java.util.Arrays;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tokenising part of {@link PromptModel}, which encodes through one of these: the same token ids, longest row,
+ * vocabulary and special ids. {@link #load} builds one without the model's ONNX Runtime session, graph rewrite or
+ * embedding table, for members that prepare data but score nothing.
+ */
+public final class PromptTokenizer implements ModelTokenizer {
+    private static final Logger LOG = LoggerFactory.getLogger(PromptTokenizer.class);
+
+    private final TextTokenizer tokenizer;
+    private final int vocabularySize;
+    private final int maxRowTokens;
+
+    PromptTokenizer(TextTokenizer tokenizer, int vocabularySize, int maxRowTokens) {
+        this.tokenizer = tokenizer;
+        this.vocabularySize = vocabularySize;
+        this.maxRowTokens = maxRowTokens;
+    }
+
+    /**
+     * The tokenizer of the model {@code source} names, for prompts of {@code prompt}'s length. The vocabulary size
+     * and the position count are the shapes of the graph's word- and position-embedding initializers, read as
+     * {@link PromptModel#load} reads them: the tokenizer's own vocabulary may be smaller than the embedding table
+     * (exports pad it), and tokenizer.json need not state the positions. The export is read and parsed once, its
+     * tensors left undecoded.
+     *
+     * @throws ModelLoadException as {@link PromptModel#load} for a missing or unreadable file, a graph without the
+     *                            word-embedding Gather it rewrites, or a prompt that leaves no room for tokens
+     */
+    public static PromptTokenizer load(ModelSource source, PromptSpec prompt) throws ModelLoadException {
+        String name = source.describe();
+        long t0 = System.nanoTime();
+        GraphRewriter.Dimensions dimensions =
+                GraphRewriter.dimensions(OnnxModelReader.parseAliasing(OnnxModelReader.readBytes(source), name), name);
+        int maxRowTokens = maxRowTokens(dimensions.maxPositions(), prompt, name);
+        PromptTokenizer tokens = new PromptTokenizer(TextTokenizer.load(source), dimensions.vocabularySize(),
+                maxRowTokens);
+        LOG.info("loaded the tokenizer of {} (no session): vocab {}, longest row {}, {} ms", name,
+                dimensions.vocabularySize(), maxRowTokens, (System.nanoTime() - t0) / 1_000_000);
+        return tokens;
+    }
+
+    /** Longest row that fits with the prompt in {@code maxPositions}; refuses a prompt that leaves no room. */
+    static int maxRowTokens(int maxPositions, PromptSpec prompt, String name) throws ModelLoadException {
+        if (prompt.promptLength() + 2 > maxPositions) {
+            throw new ModelLoadException("prompt length " + prompt.promptLength() + " leaves no room for tokens in "
+                    + maxPositions + " positions of " + name);
+        }
+        return maxPositions - prompt.promptLength();
+    }
+
+    /**
+     * Token ids with [CLS] ... [SEP]. Rows longer than {@link #maxRowTokens()} are cut to that length, keeping the
+     * final special token ([SEP]) when the row ends with one.
+     */
+    @Override
+    public int[] encode(String text) {
+        int[] ids = tokenizer.encode(text);
+        if (ids.length <= maxRowTokens) return ids;
+        int[] cut = Arrays.copyOf(ids, maxRowTokens);
+        int last = ids[ids.length - 1];
+        if (tokenizer.specialTokens().containsValue(last)) cut[maxRowTokens - 1] = last;
+        return cut;
+    }
+
+    /** Longest row (token ids incl. [CLS]/[SEP]) that fits with the prompt in the position table. */
+    @Override
+    public int maxRowTokens() {
+        return maxRowTokens;
+    }
+
+    @Override
+    public int vocabularySize() {
+        return vocabularySize;
+    }
+
+    @Override
+    public int[] specialTokenIds() {
+        return tokenizer.specialTokenIds();
+    }
+
+    @Override
+    public void close() {
+        tokenizer.close();
+    }
+}
