@@ -48,6 +48,9 @@ import java.util.function.Function;
  */
 public final class ClusterNode {
 
+    /** The server's name under its member's guardian: other members send it their fault counts at that path. */
+    static final String SERVER_NAME = "server";
+
     private sealed interface Event {}
 
     private record Up() implements Event {}
@@ -111,8 +114,12 @@ public final class ClusterNode {
                     ? new RunOutputs(runDirectory, config, experimentHash, progress) : null;
             List<RowScorer> scorers = node.has(NodeSettings.Role.INFERENCE)
                     ? sessions.stream().<RowScorer>map(model -> model::score).toList() : List.of();
+            // The server drains its own member's injector; faults of the others reach it only if sent there, and
+            // without faults configured nothing is added.
+            FaultInjector memberFaults = node.has(NodeSettings.Role.SERVER) || faults == FaultInjector.NONE ? faults
+                    : new FaultRelay(faults);
             Members members = new Members(node, config, experimentHash, data,
-                    new Vocabulary(first.vocabularySize(), first.specialTokenIds()), scorers, faults, outputs);
+                    new Vocabulary(first.vocabularySize(), first.specialTokenIds()), scorers, memberFaults, outputs);
             Config akka = akkaOverrides.withFallback(node.akkaConfig());
             if (node.has(NodeSettings.Role.SERVER)) {
                 akka = akka.withFallback(JournalSettings.forRunDirectory(runDirectory));
@@ -156,6 +163,9 @@ public final class ClusterNode {
         Behavior<Event> guardian() {
             return Behaviors.setup(context -> {
                 ActorRef<RoundStates.Command> states = context.spawn(RoundStates.create(), RoundStates.NAME);
+                if (faults instanceof FaultRelay relay) {
+                    context.spawn(relay.serverFinder(), "fault-relay");
+                }
                 if (node.has(NodeSettings.Role.INFERENCE)) {
                     ActorRef<InferencePool.Command> pool = context.spawn(InferencePool.create(
                             ExperimentRunner.poolSettings(config), scorers, faults), "pool");
@@ -206,7 +216,7 @@ public final class ClusterNode {
                         ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
                                 ExperimentRunner.serverSettings(config, experimentHash, data.size()),
                                 ExperimentRunner.strategy(config), new ShardedClients(sharding, states),
-                                link.narrow(), data.testSet(), faults, outputs), "server");
+                                link.narrow(), data.testSet(), faults, outputs), SERVER_NAME);
                         context.watch(server);
                         context.spawn(MembershipWatcher.create(server), "membership");
                         return serving(server);
