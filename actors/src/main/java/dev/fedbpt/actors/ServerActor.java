@@ -61,6 +61,13 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
      */
     public record NodeLost(String node) implements Command {}
 
+    /**
+     * Faults injected on another cluster member (only the fault fields are set), sent as they happen by
+     * {@code cluster.FaultRelay}. They count in the round that closes next, like this member's own: one still in
+     * flight when a round closes counts in the following round, and after the last round it is not counted.
+     */
+    public record FaultsInjected(RoundIncidents counts) implements Command, WireMessage {}
+
     /** Something outside the server makes going on pointless (e.g. no inference node); stop, keeping the journal. */
     public record GiveUp(String reason) implements Command {}
 
@@ -99,6 +106,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private long nonFiniteScores;
     private long rejectedResults;
     private long lateResults;
+    /** Faults other cluster members reported since the last round closed. */
+    private RoundIncidents faultsElsewhere = RoundIncidents.NONE;
     /** Where each client of the open round runs (cluster member address), as the clients reported it. */
     private final Map<Integer, String> nodeOfClient = new HashMap<>();
     /** Members removed during the open round attempt: a client that reports a start there is dropped at once. */
@@ -176,6 +185,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
                 .onCommand(ClientStopped.class, this::onClientStopped)
                 .onCommand(ResendUnconfirmed.class, this::onResendUnconfirmed)
                 .onCommand(GiveUp.class, this::onGiveUp)
+                .onCommand(FaultsInjected.class, this::onFaultsInjected)
                 .build();
     }
 
@@ -403,13 +413,23 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         return Effect().none().thenStop();
     }
 
-    /** This round's incidents: faults injected (counted by the injector) plus what the server refused. */
+    private Effect<ServerEvent, ServerState> onFaultsInjected(ServerState state, FaultsInjected injected) {
+        faultsElsewhere = faultsElsewhere.plus(injected.counts());
+        return Effect().none();
+    }
+
+    /**
+     * This round's incidents: faults injected (counted by this member's injector, and by other members' as they
+     * reported them) plus what the server refused.
+     */
     private RoundIncidents drainIncidents() {
         RoundIncidents server = new RoundIncidents(0, 0, 0, 0, 0, nonFiniteScores, rejectedResults, lateResults);
         nonFiniteScores = 0;
         rejectedResults = 0;
         lateResults = 0;
-        return faults.drainCounts().plus(server);
+        RoundIncidents elsewhere = faultsElsewhere;
+        faultsElsewhere = RoundIncidents.NONE;
+        return faults.drainCounts().plus(elsewhere).plus(server);
     }
 
     private void onRoundClosed(ServerState state) {

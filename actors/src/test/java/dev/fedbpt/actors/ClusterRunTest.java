@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Three cluster members in one JVM on loopback: the server with the inference pool, and two members hosting the
  * sharded clients. Without node loss the run ends on the single-JVM run's bytes; when a clients member crashes or
  * leaves mid-round its started clients are dropped, its shards move to the other member and the run completes; when the
- * inference member is gone too long the run stops with a reason that names it.
+ * inference member is gone too long the run stops with a reason that names it. Faults injected on a member without
+ * the server role count in the server's metrics as they would in one JVM.
  */
 @Timeout(180)
 class ClusterRunTest {
@@ -56,6 +57,37 @@ class ClusterRunTest {
                 "the clients' answers crossed members");
         assertTrue(server.traffic().snapshot().containsKey("RoundStates.Global"),
                 "round states travel to the clients members: " + server.traffic().snapshot());
+    }
+
+    @Test
+    void countsTheFaultsInjectedOnAClientsMemberInTheServersMetricsAsOneJvmDoes(@TempDir Path dir) {
+        // Client faults are decided where the client runs: here on a member without the server role. Crashes and
+        // short delays, as every client then answers and no round waits for its deadline (the first round of a
+        // cluster can take seconds to reach its clients while shards are allocated, which a short deadline would
+        // turn into drops that one JVM does not see).
+        ExperimentConfig config = TestRuns.config(TestRuns.concat(CLUSTER_RUN, "faults.client-crash-rate=0.3",
+                "faults.client-delay-rate=0.5", "faults.client-delay-mean=100ms"));
+        Path single = dir.resolve("single");
+        assertTrue(TestRuns.run(config, single).succeeded());
+
+        int seed = Ports.free();
+        ClusterNode server = start(config, dir.resolve("cluster"), seed, seed, Set.of(Role.SERVER, Role.INFERENCE),
+                line -> {});
+        ClusterNode clients = start(config, null, 0, seed, Set.of(Role.CLIENTS), line -> {});
+        assertNull(server.awaitOutcome().failure());
+        assertNull(clients.awaitOutcome());
+
+        Path cluster = dir.resolve("cluster");
+        assertEquals(hash(single), hash(cluster), "relaying counts changes no result");
+        assertTrue(faultSum(cluster, "client_crash") > 0 && faultSum(cluster, "client_delay") > 0,
+                faultsByRound(cluster).toString());
+        assertTrue(clients.traffic().snapshot().containsKey("ServerActor.FaultsInjected"),
+                "the clients member sent its counts: " + clients.traffic().snapshot());
+        // Exact per round: a client's count leaves its member before the client's answer, on the same connection
+        // to the same actor, so it is in before that answer can close the round.
+        assertEquals(faultsByRound(single), faultsByRound(cluster));
+        assertEquals(TestRuns.result(single).get("faults_injected").asLong(),
+                TestRuns.result(cluster).get("faults_injected").asLong());
     }
 
     @ParameterizedTest(name = "graceful leave: {0}")
@@ -140,5 +172,13 @@ class ClusterRunTest {
 
     private static String hash(Path run) {
         return TestRuns.result(run).get("global_mean_sha256").asText();
+    }
+
+    private static List<String> faultsByRound(Path run) {
+        return TestRuns.metrics(run).stream().map(line -> line.get("faults").toString()).toList();
+    }
+
+    private static long faultSum(Path run, String fault) {
+        return TestRuns.metrics(run).stream().mapToLong(line -> line.get("faults").get(fault).asLong()).sum();
     }
 }

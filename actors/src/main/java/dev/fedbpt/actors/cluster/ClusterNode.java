@@ -49,6 +49,9 @@ import java.util.function.Function;
  */
 public final class ClusterNode {
 
+    /** The server's name under its member's guardian: other members send it their fault counts at that path. */
+    static final String SERVER_NAME = "server";
+
     private sealed interface Event {}
 
     private record Up() implements Event {}
@@ -121,8 +124,12 @@ public final class ClusterNode {
             RunOutputs outputs = node.has(NodeSettings.Role.SERVER)
                     ? new RunOutputs(runDirectory, config, experimentHash, progress) : null;
             List<RowScorer> scorers = sessions.stream().<RowScorer>map(model -> model::score).toList();
+            // The server drains its own member's injector; faults of the others reach it only if sent there, and
+            // without faults configured nothing is added.
+            FaultInjector memberFaults = node.has(NodeSettings.Role.SERVER) || faults == FaultInjector.NONE ? faults
+                    : new FaultRelay(faults);
             Members members = new Members(node, config, experimentHash, data,
-                    new Vocabulary(tokens.vocabularySize(), tokens.specialTokenIds()), scorers, faults, outputs);
+                    new Vocabulary(tokens.vocabularySize(), tokens.specialTokenIds()), scorers, memberFaults, outputs);
             Config akka = akkaOverrides.withFallback(node.akkaConfig());
             if (node.has(NodeSettings.Role.SERVER)) {
                 akka = akka.withFallback(JournalSettings.forRunDirectory(runDirectory));
@@ -166,6 +173,9 @@ public final class ClusterNode {
         Behavior<Event> guardian() {
             return Behaviors.setup(context -> {
                 ActorRef<RoundStates.Command> states = context.spawn(RoundStates.create(), RoundStates.NAME);
+                if (faults instanceof FaultRelay relay) {
+                    context.spawn(relay.serverFinder(), "fault-relay");
+                }
                 if (node.has(NodeSettings.Role.INFERENCE)) {
                     ActorRef<InferencePool.Command> pool = context.spawn(InferencePool.create(
                             ExperimentRunner.poolSettings(config), scorers, faults), "pool");
@@ -216,7 +226,7 @@ public final class ClusterNode {
                         ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
                                 ExperimentRunner.serverSettings(config, experimentHash, data.size()),
                                 ExperimentRunner.strategy(config), new ShardedClients(sharding, states),
-                                link.narrow(), data.testSet(), faults, outputs), "server");
+                                link.narrow(), data.testSet(), faults, outputs), SERVER_NAME);
                         context.watch(server);
                         context.spawn(MembershipWatcher.create(server), "membership");
                         return serving(server);
