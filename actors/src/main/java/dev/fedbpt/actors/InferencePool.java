@@ -52,7 +52,11 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
                            int maxBatchRetries) {}
 
     private static final String WORKER_DISPATCHER = "fedbpt-inference-dispatcher";
-    private static final int WINDOW_BATCHES = 8;
+    /**
+     * How far past the oldest row a batch may reach for rows of similar length. On AG News 8 batches' worth left 14%
+     * of the token slots as padding and 32 left 5.5% (a whole queue, 5.8%): a FedBPT round took 84 s instead of 94.
+     */
+    private static final int WINDOW_BATCHES = 32;
 
     private final Settings settings;
     private final TimerScheduler<Command> timers;
@@ -226,7 +230,8 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
     /**
      * Cuts a batch: the oldest queued row always goes (no row waits behind later ones), and the batch is filled with
      * the rows of the queue's first {@value #WINDOW_BATCHES} batches' worth whose lengths are nearest to it, so that
-     * little of the forward pass is padding (on SST-2, arrival order left 57% of the token slots as padding).
+     * little of the forward pass is padding (on SST-2, arrival order left 57% of the token slots as padding). A row's
+     * scores do not depend on the rows batched with it, so the choice changes speed only, never results.
      */
     private void sendBatch(int worker) {
         List<PendingRow> window = new ArrayList<>();
