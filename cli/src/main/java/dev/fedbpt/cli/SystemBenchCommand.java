@@ -19,6 +19,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -63,14 +68,8 @@ final class SystemBenchCommand implements Callable<Integer> {
 
         List<List<ScoreRow>> roundBatches = batches.stream().filter(b -> b.get(0).z() != null && b.size() > 1).toList();
         long replayRows = roundBatches.stream().mapToLong(List::size).sum();
-        double moduleRowsPerSecond;
-        try (ScoringModel model = models.load(config)) {
-            long start = System.nanoTime();
-            for (List<ScoreRow> batch : roundBatches) {
-                model.score(batch);
-            }
-            moduleRowsPerSecond = replayRows / ((System.nanoTime() - start) / 1e9);
-        }
+        int sessions = config.pool().workers();
+        double moduleRowsPerSecond = replayRows / replaySeconds(models, config, roundBatches);
         double ratio = systemRowsPerSecond / moduleRowsPerSecond;
         double paddingShare = paddingShare(roundBatches);
         Map<String, Object> result = new LinkedHashMap<>();
@@ -80,6 +79,7 @@ final class SystemBenchCommand implements Callable<Integer> {
         result.put("batches", roundBatches.size());
         result.put("mean_batch_rows", roundBatches.isEmpty() ? 0 : (double) replayRows / roundBatches.size());
         result.put("system_rows_per_s", systemRowsPerSecond);
+        result.put("module_sessions", sessions);
         result.put("module_rows_per_s", moduleRowsPerSecond);
         result.put("ratio", ratio);
         result.put("padding_share", paddingShare);
@@ -89,11 +89,48 @@ final class SystemBenchCommand implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "system: %d rows in %.1f s = %.1f rows/s (%d batches, %.1f rows each)%n",
                     rows, wallMs / 1000.0, systemRowsPerSecond, roundBatches.size(),
                     (double) replayRows / Math.max(1, roundBatches.size()));
-            System.out.printf(Locale.ROOT, "module alone on the same batches: %.1f rows/s%n", moduleRowsPerSecond);
+            System.out.printf(Locale.ROOT, "module alone on the same batches (%d session%s, as the pool's workers): %.1f rows/s%n",
+                    sessions, sessions == 1 ? "" : "s", moduleRowsPerSecond);
             System.out.printf(Locale.ROOT, "system / module: %.3f%n", ratio);
             System.out.printf(Locale.ROOT, "padding: %.1f%% of the tokens in those batches%n", 100 * paddingShare);
         }
         return Main.OK;
+    }
+
+    /**
+     * Seconds the inference module alone takes for {@code batches}, with as many sessions, each on its own thread
+     * taking the next batch, as the pool had workers: the system is compared with the module at the same
+     * parallelism.
+     */
+    private static double replaySeconds(ConfiguredModels models, ExperimentConfig config,
+                                        List<List<ScoreRow>> batches) {
+        List<ScoringModel> sessions = new ArrayList<>();
+        ExecutorService threads = Executors.newFixedThreadPool(config.pool().workers());
+        try {
+            for (int i = 0; i < config.pool().workers(); i++) {
+                sessions.add(models.load(config));
+            }
+            AtomicInteger next = new AtomicInteger();
+            List<Callable<Void>> replays = sessions.stream().<Callable<Void>>map(model -> () -> {
+                for (int b = next.getAndIncrement(); b < batches.size(); b = next.getAndIncrement()) {
+                    model.score(batches.get(b));
+                }
+                return null;
+            }).toList();
+            long start = System.nanoTime();
+            for (Future<Void> replay : threads.invokeAll(replays)) {
+                replay.get();
+            }
+            return (System.nanoTime() - start) / 1e9;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during the replay", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the replay failed: " + e.getCause(), e.getCause());
+        } finally {
+            threads.shutdownNow();
+            sessions.forEach(ScoringModel::close);
+        }
     }
 
     /** Share of the batches' padded token slots (rows x longest row) that hold padding rather than tokens. */
