@@ -56,11 +56,8 @@ public final class ExperimentRunner {
                     + config.pool() + ", intra-op threads " + config.model().intraOpThreads()
                     + "); they do not change results");
         }
-        List<ScoringModel> sessions = new ArrayList<>();
+        List<ScoringModel> sessions = models.loadWorkers(config);
         try {
-            for (int i = 0; i < config.pool().workers(); i++) {
-                sessions.add(models.load(config));
-            }
             ScoringModel first = sessions.get(0);
             ExperimentData data = ExperimentData.prepare(config, first);
             progress.accept(describe(data, config));

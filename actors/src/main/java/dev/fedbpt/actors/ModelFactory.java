@@ -3,6 +3,8 @@ package dev.fedbpt.actors;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.inference.ModelTokenizer;
 import dev.fedbpt.inference.ScoringModel;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Opens one model session for an experiment; called once per inference worker. */
 @FunctionalInterface
@@ -15,5 +17,19 @@ public interface ModelFactory {
      */
     default ModelTokenizer tokenizer(ExperimentConfig config) {
         return load(config);
+    }
+
+    /** One session per inference worker ({@code pool.workers}); if one fails to load, those loaded are closed. */
+    default List<ScoringModel> loadWorkers(ExperimentConfig config) {
+        List<ScoringModel> sessions = new ArrayList<>();
+        try {
+            for (int i = 0; i < config.pool().workers(); i++) {
+                sessions.add(load(config));
+            }
+            return sessions;
+        } catch (RuntimeException e) {
+            sessions.forEach(ScoringModel::close);
+            throw e;
+        }
     }
 }

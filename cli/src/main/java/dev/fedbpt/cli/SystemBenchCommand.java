@@ -104,12 +104,9 @@ final class SystemBenchCommand implements Callable<Integer> {
      */
     private static double replaySeconds(ConfiguredModels models, ExperimentConfig config,
                                         List<List<ScoreRow>> batches) {
-        List<ScoringModel> sessions = new ArrayList<>();
-        ExecutorService threads = Executors.newFixedThreadPool(config.pool().workers());
+        List<ScoringModel> sessions = models.loadWorkers(config);
+        ExecutorService threads = Executors.newFixedThreadPool(sessions.size());
         try {
-            for (int i = 0; i < config.pool().workers(); i++) {
-                sessions.add(models.load(config));
-            }
             AtomicInteger next = new AtomicInteger();
             List<Callable<Void>> replays = sessions.stream().<Callable<Void>>map(model -> () -> {
                 for (int b = next.getAndIncrement(); b < batches.size(); b = next.getAndIncrement()) {

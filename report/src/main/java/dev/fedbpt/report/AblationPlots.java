@@ -52,7 +52,8 @@ final class AblationPlots {
     /** The chart of one row, or null when none of its values has a finished run. */
     static XYChart chart(Ablation ablation, Ablation.Row row, String evaluated) {
         List<String> values = ablation.values().stream().filter(row.byValue()::containsKey).toList();
-        boolean numeric = values.stream().allMatch(AblationPlots::isNumber);
+        List<Double> numbers = values.stream().map(Grouping::number).toList();
+        boolean numeric = numbers.stream().allMatch(x -> x != null && Double.isFinite(x));
         List<Double> meanX = new ArrayList<>();
         List<Double> meanY = new ArrayList<>();
         List<Double> seedX = new ArrayList<>();
@@ -60,7 +61,7 @@ final class AblationPlots {
         List<Double> zeroShot = new ArrayList<>();
         for (int i = 0; i < values.size(); i++) {
             Series series = row.byValue().get(values.get(i));
-            double x = numeric ? Double.parseDouble(values.get(i)) : i;
+            double x = numeric ? numbers.get(i) : i;
             Stats stats = series.finalAccuracy();
             if (stats.count() > 0) {
                 meanX.add(x);
@@ -89,8 +90,8 @@ final class AblationPlots {
                 .xAxisTitle(ablation.name() + (ablation.name().equals(ablation.key()) ? "" : " (" + ablation.key() + ")"))
                 .yAxisTitle("final " + evaluated + " accuracy").build();
         Plots.baseStyle(chart.getStyler());
-        double low = numeric ? Double.parseDouble(values.get(0)) : 0;
-        double high = numeric ? Double.parseDouble(values.get(values.size() - 1)) : values.size() - 1;
+        double low = numeric ? numbers.get(0) : 0;
+        double high = numeric ? numbers.get(numbers.size() - 1) : values.size() - 1;
         double pad = (high - low) * 0.05;
         chart.getStyler().setXAxisMin(low - pad);
         chart.getStyler().setXAxisMax(high + pad);
@@ -124,13 +125,5 @@ final class AblationPlots {
         chart.getStyler().setYAxisDecimalPattern(Plots.decimalPattern(range.min(), range.max()));
         Plots.padFlatYAxis(chart);
         return chart;
-    }
-
-    private static boolean isNumber(String text) {
-        try {
-            return Double.isFinite(Double.parseDouble(text));
-        } catch (NumberFormatException e) {
-            return false;
-        }
     }
 }

@@ -107,7 +107,8 @@ public record Grouping(List<Series> series, List<String> varyingKeys) {
         return a.compareTo(b);
     }
 
-    private static Double number(String text) {
+    /** The value of {@code text} as a number, or null when it is not one. */
+    static Double number(String text) {
         try {
             return Double.valueOf(text);
         } catch (NumberFormatException e) {

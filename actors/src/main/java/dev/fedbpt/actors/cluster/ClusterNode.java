@@ -49,8 +49,10 @@ import java.util.function.Function;
  */
 public final class ClusterNode {
 
-    /** The server's name under its member's guardian: other members send it their fault counts at that path. */
+    /** The server's name under its member's guardian. */
     static final String SERVER_NAME = "server";
+    /** Where other members reach the server on its member: fault counts, large uploads, wire checks. */
+    static final String SERVER_PATH = "/user/" + SERVER_NAME;
 
     private sealed interface Event {}
 
@@ -101,16 +103,13 @@ public final class ClusterNode {
             experimentHash = RunFolder.claim(runDirectory, config);
             JournalSchema.open(runDirectory, experimentHash);
         }
-        List<ScoringModel> sessions = new ArrayList<>();
+        List<ScoringModel> sessions = List.of();
         List<ModelTokenizer> opened = new ArrayList<>();
         try {
             ModelTokenizer tokens;
             if (node.has(NodeSettings.Role.INFERENCE)) {
-                for (int i = 0; i < config.pool().workers(); i++) {
-                    ScoringModel session = models.load(config);
-                    sessions.add(session);
-                    opened.add(session);
-                }
+                sessions = models.loadWorkers(config);
+                opened.addAll(sessions);
                 tokens = sessions.get(0);
             } else {
                 // Such a member only tokenises its data, so it opens no session (nor the memory and time one takes).

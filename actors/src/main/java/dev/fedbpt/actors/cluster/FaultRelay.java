@@ -92,7 +92,7 @@ final class FaultRelay implements FaultInjector {
 
     private Behavior<ClusterEvent.MemberUp> onMemberUp(ActorRefResolver resolver, ClusterEvent.MemberUp up) {
         if (up.member().hasRole(NodeSettings.Role.SERVER.id())) {
-            server = resolver.resolveActorRef(up.member().address() + "/user/" + ClusterNode.SERVER_NAME);
+            server = resolver.resolveActorRef(up.member().address() + ClusterNode.SERVER_PATH);
             send(); // what was injected before
         }
         return Behaviors.same();

@@ -88,13 +88,13 @@ public record NodeSettings(String host, int port, List<String> seedNodes, Set<Ro
                 # A round's global state carries the d x d covariance (about 2 MB at d = 500): it travels once per
                 # member and round, on the large-message channel, to the member's round-state cache. FedAvg-BBT's
                 # clients upload their local states (as large) to the server; FedBPT's upload d + I + 1 numbers.
-                akka.remote.artery.large-message-destinations = ["/user/round-states", "/user/server"]
+                akka.remote.artery.large-message-destinations = ["%s", "%s"]
                 akka.remote.artery.advanced.maximum-large-frame-size = 16 MiB
                 akka.remote.artery.advanced.large-buffer-pool-size = 8
                 # Jackson reads only classes it is bound to; MeteredCborSerializer wraps it (see reference.conf).
                 # Set here, over every reference.conf, as akka's own would win on some classpath orders.
                 akka.serialization.jackson.allowed-class-prefix = ["dev.fedbpt."]
-                """.formatted(host, port, downAfter.toMillis()))
+                """.formatted(host, port, downAfter.toMillis(), RoundStates.PATH, ClusterNode.SERVER_PATH))
                 .withValue("akka.cluster.seed-nodes", ConfigValueFactory.fromIterable(seedNodes.stream()
                         .map(seed -> "akka://" + SYSTEM_NAME + "@" + seed).toList()))
                 .withValue("akka.cluster.roles", ConfigValueFactory.fromIterable(roles.stream().map(Role::id)

@@ -67,9 +67,6 @@ public final class PopulationBench {
 
     /** Round 1 starts from C = I (cheap to decompose) and runs cold code: it is never timed. */
     static final int WARMUP_ROUNDS = 1;
-    /** The server's inbox; client reports travel to it (ClusterNode spawns the server under this name). */
-    static final String SERVER_PATH = "/user/server";
-    static final String ROUND_STATES_PATH = "/user/" + RoundStates.NAME;
     /** Nothing here should take this long; past it both members are stopped so a broken run cannot hang. */
     private static final Duration RUN_LIMIT = Duration.ofMinutes(30);
     private static final Pattern ROUND_LINE = Pattern.compile("^round\\s+(\\d+)/");
@@ -292,8 +289,9 @@ public final class PopulationBench {
         try {
             Serialization serialization = SerializationExtension.get(system);
             return List.of(
-                    check(serialization, akka, new RoundStates.Global(global.round() + 1, global), ROUND_STATES_PATH),
-                    check(serialization, akka, new ServerActor.ClientReport(report, 1, 0, 0), SERVER_PATH));
+                    check(serialization, akka, new RoundStates.Global(global.round() + 1, global), RoundStates.PATH),
+                    check(serialization, akka, new ServerActor.ClientReport(report, 1, 0, 0),
+                            ClusterNode.SERVER_PATH));
         } finally {
             system.terminate();
             system.getWhenTerminated().toCompletableFuture().join();
