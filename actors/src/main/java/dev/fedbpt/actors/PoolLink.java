@@ -19,8 +19,9 @@ import java.util.function.Consumer;
  * A cluster member's way to the inference pool, which may run on another member (the GPU box). It finds the pool
  * through the receptionist and keeps every request until its answer is back, so when the inference member goes
  * away the requests in flight are sent again to whichever pool appears next. If none appears within
- * {@code maxWait} of the pool going away (or of a request that found none), the requests fail with a message that
- * says so and {@code onGone} hears the same reason. Remote delivery is at most once, so a request left unanswered
+ * {@code maxWait} of the pool going away (or within {@code firstWait} of a request that found none, before any pool
+ * was seen), the requests fail with a message that says so and {@code onGone} hears the same reason. The first wait
+ * is its own bound because a pool's registration reaches other members by gossip, seconds after its member is up. Remote delivery is at most once, so a request left unanswered
  * for {@link #UNANSWERED_AFTER} is sent again (scores are deterministic, the first answer wins), and fails after
  * {@link #MAX_RESENDS} such tries rather than leave its requester waiting forever.
  */
@@ -55,6 +56,7 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
         }
     }
 
+    private final Duration firstWait;
     private final Duration maxWait;
     private final Consumer<String> onGone;
     private final TimerScheduler<Command> timers;
@@ -62,18 +64,20 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
     /** Requests not yet answered, by the id this link gave them (requesters' ids may collide). */
     private final Map<Long, Pending> inFlight = new LinkedHashMap<>();
     private ActorRef<InferencePool.Command> pool;
-    private String lastPool = "none yet";
+    /** The address of the pool used last; null until one is seen. */
+    private String lastPool;
     private long nextId;
 
-    public static Behavior<Command> create(Duration maxWait, Consumer<String> onGone) {
+    public static Behavior<Command> create(Duration firstWait, Duration maxWait, Consumer<String> onGone) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers ->
-                new PoolLink(context, timers, maxWait, onGone)));
+                new PoolLink(context, timers, firstWait, maxWait, onGone)));
     }
 
-    private PoolLink(ActorContext<Command> context, TimerScheduler<Command> timers, Duration maxWait,
-                     Consumer<String> onGone) {
+    private PoolLink(ActorContext<Command> context, TimerScheduler<Command> timers, Duration firstWait,
+                     Duration maxWait, Consumer<String> onGone) {
         super(context);
         this.timers = timers;
+        this.firstWait = firstWait;
         this.maxWait = maxWait;
         this.onGone = onGone;
         this.replies = context.messageAdapter(InferencePool.Reply.class, PoolReply::new);
@@ -101,7 +105,7 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
         if (pool != null) {
             send(id, pending);
         } else if (!timers.isTimerActive("wait")) {
-            timers.startSingleTimer("wait", new WaitExpired(), maxWait);
+            timers.startSingleTimer("wait", new WaitExpired(), lastPool == null ? firstWait : maxWait);
         }
         return this;
     }
@@ -159,8 +163,10 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
         if (pool != null) {
             return this;
         }
-        String waited = maxWait.toMillis() < 1000 ? maxWait.toMillis() + " ms" : maxWait.toSeconds() + " s";
-        String reason = "no inference pool reachable for " + waited + " (last seen: " + lastPool + ")";
+        Duration wait = lastPool == null ? firstWait : maxWait;
+        String waited = wait.toMillis() < 1000 ? wait.toMillis() + " ms" : wait.toSeconds() + " s";
+        String reason = "no inference pool reachable for " + waited + " (last seen: "
+                + (lastPool == null ? "none yet" : lastPool) + ")";
         getContext().getLog().error(reason);
         inFlight.values().forEach(pending -> fail(pending, reason));
         inFlight.clear();

@@ -31,7 +31,7 @@ class PoolLinkTest {
         TestProbe<InferencePool.Command> second = KIT.createTestProbe();
         TestProbe<InferencePool.Reply> requester = KIT.createTestProbe();
         register(first.getRef());
-        ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofSeconds(30), reason -> {}));
+        ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofSeconds(30), Duration.ofSeconds(30), reason -> {}));
         link.tell(new InferencePool.Score(42, new double[] {0.5}, ROWS, requester.getRef()));
         InferencePool.Score sent = first.expectMessageClass(InferencePool.Score.class, Duration.ofSeconds(5));
 
@@ -51,13 +51,29 @@ class PoolLinkTest {
     void withNoPoolWithinTheWaitRequestsFailWithTheReason() throws Exception {
         TestProbe<InferencePool.Reply> requester = KIT.createTestProbe();
         CompletableFuture<String> gone = new CompletableFuture<>();
-        ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofMillis(300), gone::complete));
+        ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofMillis(300), Duration.ofSeconds(30), gone::complete));
         link.tell(new InferencePool.Score(7, null, ROWS, requester.getRef()));
 
         InferencePool.Failed failed = requester.expectMessageClass(InferencePool.Failed.class, Duration.ofSeconds(5));
         assertEquals(7, failed.requestId());
         assertTrue(failed.reason().contains("no inference pool reachable for 300 ms"), failed.reason());
         assertEquals(failed.reason(), gone.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void beforeAnyPoolIsSeenRequestsWaitTheLongerFirstWait() {
+        TestProbe<InferencePool.Command> late = KIT.createTestProbe();
+        TestProbe<InferencePool.Reply> requester = KIT.createTestProbe();
+        ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofSeconds(30), Duration.ofMillis(300),
+                reason -> {}));
+        link.tell(new InferencePool.Score(9, new double[] {0.5}, ROWS, requester.getRef()));
+        requester.expectNoMessage(Duration.ofMillis(900)); // three times the wait for a pool that went away
+
+        register(late.getRef());
+        InferencePool.Score sent = late.expectMessageClass(InferencePool.Score.class, Duration.ofSeconds(5));
+        sent.replyTo().tell(new InferencePool.Scored(sent.requestId(), new float[][] {{1f, 2f}}));
+        assertEquals(9, requester.expectMessageClass(InferencePool.Scored.class).requestId());
+        deregister(late.getRef());
     }
 
     private static void register(ActorRef<InferencePool.Command> pool) {

@@ -53,6 +53,8 @@ public final class ClusterNode {
     static final String SERVER_NAME = "server";
     /** Where other members reach the server on its member: fault counts, large uploads, wire checks. */
     static final String SERVER_PATH = "/user/" + SERVER_NAME;
+    /** The least a member waits for the first inference pool to be seen (see {@link PoolLink}). */
+    static final java.time.Duration FIRST_POOL_WAIT = java.time.Duration.ofMinutes(1);
 
     private sealed interface Event {}
 
@@ -184,7 +186,10 @@ public final class ClusterNode {
                 // twice as long, so the run stops with that reason rather than with their clients' failures.
                 java.time.Duration wait = node.has(NodeSettings.Role.SERVER) ? node.inferenceWait()
                         : node.inferenceWait().multipliedBy(2);
-                ActorRef<PoolLink.Command> link = context.spawn(PoolLink.create(wait,
+                // Rounds start once the inference member is up, but its pool's registration arrives by gossip
+                // some seconds later (more on a loaded machine): a short --inference-wait must not end the run then.
+                java.time.Duration firstWait = wait.compareTo(FIRST_POOL_WAIT) > 0 ? wait : FIRST_POOL_WAIT;
+                ActorRef<PoolLink.Command> link = context.spawn(PoolLink.create(firstWait, wait,
                         reason -> context.getSelf().tell(new InferenceGone(reason))), "pool-link");
                 ClusterSharding sharding = ClusterSharding.get(context.getSystem());
                 sharding.init(Entity.of(ClientEntity.TYPE_KEY, clients(context, states, link))
