@@ -31,7 +31,8 @@ class PoolLinkTest {
         TestProbe<InferencePool.Command> second = KIT.createTestProbe();
         TestProbe<InferencePool.Reply> requester = KIT.createTestProbe();
         register(first.getRef());
-        ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofSeconds(30), Duration.ofSeconds(30), reason -> {}));
+        ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofSeconds(30), Duration.ofSeconds(30),
+                reason -> {}));
         link.tell(new InferencePool.Score(42, new double[] {0.5}, ROWS, requester.getRef()));
         InferencePool.Score sent = first.expectMessageClass(InferencePool.Score.class, Duration.ofSeconds(5));
 
@@ -51,7 +52,8 @@ class PoolLinkTest {
     void withNoPoolWithinTheWaitRequestsFailWithTheReason() throws Exception {
         TestProbe<InferencePool.Reply> requester = KIT.createTestProbe();
         CompletableFuture<String> gone = new CompletableFuture<>();
-        ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofMillis(300), Duration.ofSeconds(30), gone::complete));
+        ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofMillis(300), Duration.ofSeconds(30),
+                gone::complete));
         link.tell(new InferencePool.Score(7, null, ROWS, requester.getRef()));
 
         InferencePool.Failed failed = requester.expectMessageClass(InferencePool.Failed.class, Duration.ofSeconds(5));
