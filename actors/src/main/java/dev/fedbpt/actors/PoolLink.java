@@ -21,9 +21,10 @@ import java.util.function.Consumer;
  * away the requests in flight are sent again to whichever pool appears next. If none appears within
  * {@code maxWait} of the pool going away (or within {@code firstWait} of a request that found none, before any pool
  * was seen), the requests fail with a message that says so and {@code onGone} hears the same reason. The first wait
- * is its own bound because a pool's registration reaches other members by gossip, seconds after its member is up. Remote delivery is at most once, so a request left unanswered
- * for {@link #UNANSWERED_AFTER} is sent again (scores are deterministic, the first answer wins), and fails after
- * {@link #MAX_RESENDS} such tries rather than leave its requester waiting forever.
+ * is its own bound because a pool's registration reaches other members by gossip, seconds after its member is up.
+ * Remote delivery is at most once, so a request left unanswered for {@link #UNANSWERED_AFTER} is sent again (scores
+ * are deterministic, the first answer wins), and fails after {@link #MAX_RESENDS} such tries rather than leave its
+ * requester waiting forever.
  */
 public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
 
