@@ -1,5 +1,7 @@
 package dev.fedbpt.report;
 
+import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.ExperimentConfig;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -61,11 +63,7 @@ public final class Plots {
         Files.createDirectories(plotsDir);
         List<Plot> plots = new ArrayList<>();
         Set<String> names = new HashSet<>();
-        // A label keeps its colour in every plot of the report (unless two labels of one plot would share one).
-        Map<String, Integer> colourOfLabel = new HashMap<>();
-        for (Series series : grouping.series()) {
-            colourOfLabel.putIfAbsent(series.label(), colourOfLabel.size());
-        }
+        Map<String, Integer> colourOfLabel = colourIndices(grouping.series());
         for (Map.Entry<List<String>, List<Series>> group : grouping.byTaskAndSplit().entrySet()) {
             String task = group.getKey().get(0);
             String split = group.getKey().get(1);
@@ -92,7 +90,7 @@ public final class Plots {
     /** The chart of one quantity, or null when no series has a value for it in any round. */
     static XYChart chart(String task, String split, Quantity quantity, List<Series> seriesList,
                          Map<String, Integer> colourOfLabel) {
-        List<Color> colours = colours(seriesList, colourOfLabel);
+        List<Integer> styles = styleIndices(seriesList, colourOfLabel);
         int minRound = Integer.MAX_VALUE;
         int maxRound = Integer.MIN_VALUE;
         List<SortedMap<Integer, Stats>> perRound = new ArrayList<>();
@@ -117,11 +115,11 @@ public final class Plots {
 
         // Bands first, so that every line is drawn over them.
         for (int i = 0; i < seriesList.size(); i++) {
-            addBand(chart, seriesList.get(i), perRound.get(i), colours.get(i));
+            addBand(chart, seriesList.get(i), perRound.get(i), COLOURS[styles.get(i)]);
         }
         for (int i = 0; i < seriesList.size(); i++) {
             Series series = seriesList.get(i);
-            Color colour = colours.get(i);
+            Color colour = COLOURS[styles.get(i)];
             SortedMap<Integer, Stats> values = perRound.get(i);
             if (!values.isEmpty()) {
                 double[] x = values.keySet().stream().mapToDouble(Integer::doubleValue).toArray();
@@ -131,7 +129,7 @@ public final class Plots {
                 line.setLineColor(colour);
                 line.setLineStyle(new BasicStroke(2.2f));
                 line.setMarkerColor(colour);
-                line.setMarker(x.length <= MAX_POINTS_WITH_MARKERS ? MARKERS[i % MARKERS.length] : SeriesMarkers.NONE);
+                line.setMarker(x.length <= MAX_POINTS_WITH_MARKERS ? MARKERS[styles.get(i) % MARKERS.length] : SeriesMarkers.NONE);
             } else if (quantity == Quantity.ACCURACY && series.finalAccuracy().count() > 0) {
                 horizontal(chart, series.label() + " (final)", series.finalAccuracy().mean(), minRound, maxRound,
                         colour, new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
@@ -241,9 +239,30 @@ public final class Plots {
         line.setMarker(SeriesMarkers.NONE);
     }
 
-    /** Each series' colour: its label's, or the next one free in this plot when another series took it. */
-    private static List<Color> colours(List<Series> seriesList, Map<String, Integer> colourOfLabel) {
-        List<Color> colours = new ArrayList<>();
+    /**
+     * A label's colour and marker, the same in every plot of a report and in every report: a method alone keeps its
+     * method's (in the order of {@link ExperimentConfig.Method}: FedBPT blue, FedAvg-BBT orange, zero-shot green,
+     * in-context red, centralised BBT purple), so the plots of a grid that is still filling in do not change colour as
+     * cells finish. Labels with parameters (e.g. {@code fedbpt r_p=0.2}) take the colours after the methods', in the
+     * order of their labels.
+     */
+    static Map<String, Integer> colourIndices(List<Series> seriesList) {
+        Map<String, Integer> indices = new HashMap<>();
+        for (ExperimentConfig.Method method : ExperimentConfig.Method.values()) {
+            indices.put(ConfigLoader.valueName(method), indices.size());
+        }
+        int next = indices.size();
+        for (String label : seriesList.stream().map(Series::label).sorted().distinct().toList()) {
+            if (!indices.containsKey(label)) {
+                indices.put(label, next++);
+            }
+        }
+        return indices;
+    }
+
+    /** Each series' index into the colours and markers: its label's, or the next one free in this plot. */
+    private static List<Integer> styleIndices(List<Series> seriesList, Map<String, Integer> colourOfLabel) {
+        List<Integer> indices = new ArrayList<>();
         Set<Integer> taken = new HashSet<>();
         for (Series series : seriesList) {
             int index = colourOfLabel.getOrDefault(series.label(), 0) % COLOURS.length;
@@ -251,9 +270,9 @@ public final class Plots {
                 index = (index + 1) % COLOURS.length;
             }
             taken.add(index);
-            colours.add(COLOURS[index]);
+            indices.add(index);
         }
-        return colours;
+        return indices;
     }
 
     /** Tick labels with as many decimals as about eight ticks over the plotted values need, the same on every tick. */

@@ -169,6 +169,36 @@ class ReportTest {
     }
 
     @Test
+    void aMethodKeepsItsColourWhenOtherCellsFinish() throws IOException {
+        Path early = dir.resolve("early");
+        FakeRuns.run(early.resolve("a"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 4, 4, 0.65, true);
+        FakeRuns.run(early.resolve("b"), "sst2", "iid", "fedbpt", 1, 0.5, 4, 4, 0.70, true);
+        Path later = dir.resolve("later"); // the same cells, and others that sort before them
+        FakeRuns.run(later.resolve("a"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 4, 4, 0.65, true);
+        FakeRuns.run(later.resolve("b"), "sst2", "iid", "fedbpt", 1, 0.5, 4, 4, 0.70, true);
+        FakeRuns.run(later.resolve("c"), "ag-news", "iid", "fedbpt", 1, 0.5, 2, 4, 0.60, false);
+        FakeRuns.run(later.resolve("d"), "ag-news", "iid", "centralised-bbt", 1, 0.5, 4, 4, 0.61, true);
+        FakeRuns.run(later.resolve("e"), "sst2", "iid", "centralised-bbt", 1, 0.5, 4, 4, 0.66, true);
+
+        java.util.Map<String, java.awt.Color> before = sst2IidLineColours(early);
+        java.util.Map<String, java.awt.Color> after = sst2IidLineColours(later);
+        assertEquals(before.get("fedbpt"), after.get("fedbpt"));
+        assertEquals(before.get("fedavg-bbt"), after.get("fedavg-bbt"));
+        assertEquals(3, Set.copyOf(after.values()).size(), "three methods, three colours: " + after);
+    }
+
+    private static java.util.Map<String, java.awt.Color> sst2IidLineColours(Path runs) {
+        Grouping grouping = Grouping.of(RunFolder.findAll(List.of(runs)));
+        List<Series> sst2Iid = grouping.byTaskAndSplit().get(List.of("sst2", "iid"));
+        org.knowm.xchart.XYChart chart = Plots.chart("sst2", "iid", Quantity.ACCURACY, sst2Iid,
+                Plots.colourIndices(grouping.series()));
+        java.util.Map<String, java.awt.Color> colours = new java.util.TreeMap<>();
+        chart.getSeriesMap().forEach((label, series) -> colours.put(label, series.getLineColor()));
+        colours.remove(Plots.ZERO_SHOT_LABEL);
+        return colours;
+    }
+
+    @Test
     void baselineWithAFinalAccuracyOnlyIsReported() throws IOException {
         Path runs = sweep();
         Path baseline = runs.resolve("zero-shot/seed-1");
