@@ -36,8 +36,12 @@ final class ResultScreen {
         if (!open.isSampled(result.clientId())) {
             return reject("client " + result.clientId() + " was not sampled this round");
         }
+        if (open.wasDropped(result.clientId())) { // e.g. at the deadline, just before this answer came
+            return new Verdict(Kind.LATE, "client " + result.clientId() + " was dropped from round " + round
+                    + " attempt " + attempt + " before its answer came");
+        }
         if (open.hasAnswered(result.clientId())) {
-            return reject("duplicate: client " + result.clientId() + " already answered or was dropped");
+            return reject("duplicate: client " + result.clientId() + " already answered");
         }
         if (result.mean().length != dimension) {
             return reject("mean has dimension " + result.mean().length + ", expected " + dimension);

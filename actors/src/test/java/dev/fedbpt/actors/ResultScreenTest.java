@@ -50,6 +50,15 @@ class ResultScreenTest {
     }
 
     @Test
+    void anAnswerFromAClientDroppedFromTheOpenAttemptIsLate() {
+        ServerState dropped = roundTwoAttemptTwo()
+                .apply(new ServerEvent.ClientDropped(2, 2, "missed the round deadline"), STRATEGY);
+        ResultScreen.Verdict verdict = ResultScreen.screen(dropped, result(1, 2, 0.3), 2, D, true);
+        assertEquals(ResultScreen.Kind.LATE, verdict.kind());
+        assertTrue(verdict.reason().contains("was dropped from round 2 attempt 2"), verdict.reason());
+    }
+
+    @Test
     void rogueResultsAreRejectedWithAReason() {
         assertRejected(screen(result(2, 0, 0.3), 2), "no such round");
         assertRejected(screen(result(1, 0, 0.3), 3), "no such round");

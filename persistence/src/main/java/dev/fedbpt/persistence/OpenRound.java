@@ -36,6 +36,11 @@ public record OpenRound(int round, int attempt, int[] sampled, List<LocalResult>
                 || dropped.stream().anyMatch(d -> d.clientId() == clientId);
     }
 
+    /** Whether the client was dropped from this attempt (missed its deadline, crashed, its member was lost). */
+    public boolean wasDropped(int clientId) {
+        return dropped.stream().anyMatch(d -> d.clientId() == clientId);
+    }
+
     /** Sampled clients that have neither reported nor been dropped, in ascending id order. */
     public int[] pending() {
         return Arrays.stream(sampled).filter(id -> !hasAnswered(id)).toArray();
