@@ -106,7 +106,7 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
         if (pool != null) {
             send(id, pending);
         } else if (!timers.isTimerActive("wait")) {
-            timers.startSingleTimer("wait", new WaitExpired(), lastPool == null ? firstWait : maxWait);
+            timers.startSingleTimer("wait", new WaitExpired(), poolWait());
         }
         return this;
     }
@@ -145,7 +145,7 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
                 getContext().getLog().warn("the inference pool {} is gone; waiting up to {} s for another",
                         pool.path(), maxWait.toSeconds());
                 pool = null;
-                timers.startSingleTimer("wait", new WaitExpired(), maxWait);
+                timers.startSingleTimer("wait", new WaitExpired(), poolWait());
             }
             return this;
         }
@@ -160,11 +160,16 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
         return this;
     }
 
+    /** How long requests wait for a pool: the first wait until one has been seen, then {@code maxWait}. */
+    private Duration poolWait() {
+        return lastPool == null ? firstWait : maxWait;
+    }
+
     private Behavior<Command> onWaitExpired() {
         if (pool != null) {
             return this;
         }
-        Duration wait = lastPool == null ? firstWait : maxWait;
+        Duration wait = poolWait();
         String waited = wait.toMillis() < 1000 ? wait.toMillis() + " ms" : wait.toSeconds() + " s";
         String reason = "no inference pool reachable for " + waited + " (last seen: "
                 + (lastPool == null ? "none yet" : lastPool) + ")";

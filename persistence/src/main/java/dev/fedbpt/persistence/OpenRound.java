@@ -32,8 +32,7 @@ public record OpenRound(int round, int attempt, int[] sampled, List<LocalResult>
     }
 
     public boolean hasAnswered(int clientId) {
-        return accepted.stream().anyMatch(r -> r.clientId() == clientId)
-                || dropped.stream().anyMatch(d -> d.clientId() == clientId);
+        return accepted.stream().anyMatch(r -> r.clientId() == clientId) || wasDropped(clientId);
     }
 
     /** Whether the client was dropped from this attempt (missed its deadline, crashed, its member was lost). */

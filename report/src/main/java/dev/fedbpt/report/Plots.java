@@ -119,7 +119,8 @@ public final class Plots {
         }
         for (int i = 0; i < seriesList.size(); i++) {
             Series series = seriesList.get(i);
-            Color colour = COLOURS[styles.get(i)];
+            int style = styles.get(i);
+            Color colour = COLOURS[style];
             SortedMap<Integer, Stats> values = perRound.get(i);
             if (!values.isEmpty()) {
                 double[] x = values.keySet().stream().mapToDouble(Integer::doubleValue).toArray();
@@ -129,7 +130,8 @@ public final class Plots {
                 line.setLineColor(colour);
                 line.setLineStyle(new BasicStroke(2.2f));
                 line.setMarkerColor(colour);
-                line.setMarker(x.length <= MAX_POINTS_WITH_MARKERS ? MARKERS[styles.get(i) % MARKERS.length] : SeriesMarkers.NONE);
+                line.setMarker(x.length <= MAX_POINTS_WITH_MARKERS ? MARKERS[style % MARKERS.length]
+                        : SeriesMarkers.NONE);
             } else if (quantity == Quantity.ACCURACY && series.finalAccuracy().count() > 0) {
                 horizontal(chart, series.label() + " (final)", series.finalAccuracy().mean(), minRound, maxRound,
                         colour, new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,

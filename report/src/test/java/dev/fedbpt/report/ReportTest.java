@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
@@ -180,19 +183,19 @@ class ReportTest {
         FakeRuns.run(later.resolve("d"), "ag-news", "iid", "centralised-bbt", 1, 0.5, 4, 4, 0.61, true);
         FakeRuns.run(later.resolve("e"), "sst2", "iid", "centralised-bbt", 1, 0.5, 4, 4, 0.66, true);
 
-        java.util.Map<String, java.awt.Color> before = sst2IidLineColours(early);
-        java.util.Map<String, java.awt.Color> after = sst2IidLineColours(later);
+        Map<String, Color> before = sst2IidLineColours(early);
+        Map<String, Color> after = sst2IidLineColours(later);
         assertEquals(before.get("fedbpt"), after.get("fedbpt"));
         assertEquals(before.get("fedavg-bbt"), after.get("fedavg-bbt"));
         assertEquals(3, Set.copyOf(after.values()).size(), "three methods, three colours: " + after);
     }
 
-    private static java.util.Map<String, java.awt.Color> sst2IidLineColours(Path runs) {
+    private static Map<String, Color> sst2IidLineColours(Path runs) {
         Grouping grouping = Grouping.of(RunFolder.findAll(List.of(runs)));
         List<Series> sst2Iid = grouping.byTaskAndSplit().get(List.of("sst2", "iid"));
         org.knowm.xchart.XYChart chart = Plots.chart("sst2", "iid", Quantity.ACCURACY, sst2Iid,
                 Plots.colourIndices(grouping.series()));
-        java.util.Map<String, java.awt.Color> colours = new java.util.TreeMap<>();
+        Map<String, Color> colours = new TreeMap<>();
         chart.getSeriesMap().forEach((label, series) -> colours.put(label, series.getLineColor()));
         colours.remove(Plots.ZERO_SHOT_LABEL);
         return colours;
