@@ -33,7 +33,7 @@ public final class RunOutputs implements RunListener {
     private final ExperimentConfig config;
     private final String experimentHash;
     private final Consumer<String> progress;
-    private final TimeLeft timeLeft = new TimeLeft();
+    private final TimeLeft timeLeft;
     private volatile ServerState finalState;
     private volatile String failure;
     private volatile boolean refused;
@@ -44,6 +44,7 @@ public final class RunOutputs implements RunListener {
         this.config = config;
         this.experimentHash = experimentHash;
         this.progress = progress;
+        this.timeLeft = new TimeLeft(config.experiment().rounds(), config.experiment()::evaluatesAfter);
     }
 
     public Path metricsFile() {
@@ -76,7 +77,7 @@ public final class RunOutputs implements RunListener {
             lines.append(metricsLine(summary)).append('\n');
         }
         writeAtomically(metricsFile(), lines.toString());
-        timeLeft.startAt(state.roundsCompleted());
+        timeLeft.start();
         if (state.started() && !state.finished()) {
             progress.accept(String.format(Locale.ROOT, "resuming after round %d of %d", state.roundsCompleted(),
                     config.experiment().rounds()));
@@ -85,7 +86,7 @@ public final class RunOutputs implements RunListener {
 
     @Override
     public void onZeroShot(double accuracy) {
-        timeLeft.startAt(0);
+        timeLeft.start();
         progress.accept(config.experiment().method() == ExperimentConfig.Method.ICL
                 ? String.format(Locale.ROOT, "in-context accuracy %.4f (demonstrations, no prompt)", accuracy)
                 : String.format(Locale.ROOT, "zero-shot accuracy %.4f (no prompt)", accuracy));
@@ -100,7 +101,7 @@ public final class RunOutputs implements RunListener {
                 summary.meanClientLoss(), summary.sigma(),
                 summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "test acc %.4f", summary.testAccuracy()),
                 summary.forwardRows(), summary.wallMs() / 1000.0,
-                timeLeft.afterRound(summary.round(), config.experiment().rounds()), incidentNote(summary)));
+                timeLeft.afterRound(summary.round()), incidentNote(summary)));
     }
 
     private static String incidentNote(RoundSummary summary) {

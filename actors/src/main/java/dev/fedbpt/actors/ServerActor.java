@@ -14,6 +14,7 @@ import akka.persistence.typed.javadsl.Effect;
 import akka.persistence.typed.javadsl.EventHandler;
 import akka.persistence.typed.javadsl.EventSourcedBehavior;
 import akka.persistence.typed.javadsl.SignalHandler;
+import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.fedbpt.ClientSampler;
 import dev.fedbpt.engine.fedbpt.GlobalState;
 import dev.fedbpt.engine.fedbpt.LocalResult;
@@ -441,7 +442,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     }
 
     private boolean needsEvaluation(int round) {
-        return round % settings.evalEvery() == 0 || round == settings.rounds();
+        return ExperimentConfig.Experiment.evaluatesAfter(round, settings.evalEvery(), settings.rounds());
     }
 
     private List<RoundSummary> finalRounds(ServerState state) {

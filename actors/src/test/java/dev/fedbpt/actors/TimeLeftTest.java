@@ -3,30 +3,48 @@ package dev.fedbpt.actors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntPredicate;
 import org.junit.jupiter.api.Test;
 
 class TimeLeftTest {
     private static final long SECOND = 1_000_000_000L;
+    /** 50 rounds, a test evaluation after every 5th. */
+    private static final IntPredicate EVERY_FIFTH = round -> round % 5 == 0;
 
     @Test
-    void projectsTheMeanTimeOfTheRoundsTimedHereOntoTheRoundsLeft() {
+    void projectsPlainAndEvaluatedRoundTimesOntoTheRoundsLeftOfEachKind() {
         AtomicLong now = new AtomicLong();
-        TimeLeft timeLeft = new TimeLeft(now::get);
-        timeLeft.startAt(20);
+        TimeLeft timeLeft = new TimeLeft(50, EVERY_FIFTH, now::get);
+        timeLeft.start();
         now.addAndGet(10 * SECOND);
-        assertEquals("  eta 5 min", timeLeft.afterRound(21, 50), "29 rounds of 10 s");
+        assertEquals("  eta 5 min", timeLeft.afterRound(21), "29 rounds at the only time seen, 10 s");
+        for (int round = 22; round <= 24; round++) {
+            now.addAndGet(10 * SECOND);
+            timeLeft.afterRound(round);
+        }
         now.addAndGet(30 * SECOND);
-        assertEquals("  eta 9 min", timeLeft.afterRound(22, 50), "an evaluation round raises the mean to 20 s");
+        assertEquals("  eta 6 min", timeLeft.afterRound(25), "20 plain rounds of 10 s and 5 evaluated ones of 30 s");
+    }
+
+    @Test
+    void aResumeThatStartsWithAnEvaluatedRoundIsCorrectedByThePlainRoundAfterIt() {
+        AtomicLong now = new AtomicLong();
+        TimeLeft timeLeft = new TimeLeft(50, EVERY_FIFTH, now::get);
+        timeLeft.start();
+        now.addAndGet(130 * SECOND);
+        assertEquals("  eta 87 min", timeLeft.afterRound(10), "40 rounds at the only time seen, 130 s");
+        now.addAndGet(80 * SECOND);
+        assertEquals("  eta 59 min", timeLeft.afterRound(11), "31 plain rounds of 80 s and 8 evaluated of 130 s");
     }
 
     @Test
     void saysNothingBeforeARoundIsTimedOrAfterTheLast() {
         AtomicLong now = new AtomicLong();
-        TimeLeft timeLeft = new TimeLeft(now::get);
-        assertEquals("", timeLeft.afterRound(3, 50), "not started");
-        timeLeft.startAt(0);
+        TimeLeft timeLeft = new TimeLeft(50, EVERY_FIFTH, now::get);
+        assertEquals("", timeLeft.afterRound(3), "not started");
+        timeLeft.start();
         now.addAndGet(SECOND);
-        assertEquals("", timeLeft.afterRound(50, 50), "nothing left");
+        assertEquals("", timeLeft.afterRound(50), "nothing left");
     }
 
     @Test

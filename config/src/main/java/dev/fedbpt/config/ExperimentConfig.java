@@ -119,7 +119,17 @@ public record ExperimentConfig(
 
     public enum Backend { ONNX, SYNTHETIC }
 
-    public record Experiment(String name, long seed, Method method, int rounds, int evalEvery) {}
+    public record Experiment(String name, long seed, Method method, int rounds, int evalEvery) {
+        /** Whether the test set is scored after {@code round}. */
+        public boolean evaluatesAfter(int round) {
+            return evaluatesAfter(round, evalEvery, rounds);
+        }
+
+        /** The test set is scored after every {@code evalEvery}-th round and after the last. */
+        public static boolean evaluatesAfter(int round, int evalEvery, int rounds) {
+            return round % evalEvery == 0 || round == rounds;
+        }
+    }
 
     public record Data(String task, String dir, String train, String test, String format, int shotsPerClass,
                        Split split, double dirichletAlpha, int testLimit, EvalSplit evalSplit, int devPerClass,
