@@ -24,8 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
-import org.apache.commons.math3.random.RandomGenerator;
+import java.util.function.Function;
 
 /**
  * An experiment's data, ready for the actors: the few-shot training set split over the clients and the test set,
@@ -64,43 +63,47 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         boolean useTemplate = config.model().head() == ExperimentConfig.Head.MASKED_LM;
         List<LocalData> localData = new ArrayList<>(clients);
         for (List<Example> part : parts) {
-            localData.add(tokenise(part, task, model, useTemplate));
+            localData.add(tokenise(part, task, useTemplate, model::encode));
         }
         List<Example> testExamples = evaluation.examples();
         if (data.testLimit() > 0 && testExamples.size() > data.testLimit()) {
             testExamples = testExamples.subList(0, data.testLimit());
         }
+        Function<String, int[]> encodeTest = model::encode;
         if (config.experiment().method() == ExperimentConfig.Method.ICL) {
-            testExamples = withDemonstrations(testExamples, fewShot, data.iclExamples(), task, model,
+            List<Example> demonstrations = InContextExamples.select(fewShot, data.iclExamples(),
                     Rng.of(seed, Purpose.FEW_SHOT, 1));
+            encodeTest = input -> withDemonstrations(input, demonstrations, task, model);
         }
-        LocalData testData = tokenise(testExamples, task, model, useTemplate);
+        LocalData testData = tokenise(testExamples, task, useTemplate, encodeTest);
         return new ExperimentData(task, List.copyOf(localData),
                 new Evaluator.TestSet(testData.tokenIds(), testData.labels()));
     }
 
-    /** Each example's text preceded by the same demonstrations, as many as fit the model. */
-    private static List<Example> withDemonstrations(List<Example> examples, Dataset train, int k,
-                                                    TaskDefinition task, ModelTokenizer model,
-                                                    RandomGenerator rng) {
-        List<Example> demonstrations = InContextExamples.select(train, k, rng);
-        // A row of exactly the limit may have been cut by encode, so only shorter ones count as fitting.
-        Predicate<String> fits = text -> model.encode(text).length < model.maxRowTokens();
-        List<Example> out = new ArrayList<>(examples.size());
-        for (Example example : examples) {
-            out.add(new Example(InContextExamples.prepend(demonstrations, task, example.text(), fits),
-                    example.label()));
+    /**
+     * {@code input} as a pair row with the demonstrations as its context ({@link ModelTokenizer#encodePair}), as many
+     * of them as fit the model; an input that fits with none is scored alone.
+     */
+    private static int[] withDemonstrations(String input, List<Example> demonstrations, TaskDefinition task,
+                                            ModelTokenizer model) {
+        for (int n = demonstrations.size(); n > 0; n--) {
+            int[] pair = model.encodePair(InContextExamples.context(demonstrations, task, n), input);
+            // A row of exactly the limit may hold a part that encode cut, so only shorter ones count as fitting.
+            if (pair.length < model.maxRowTokens()) {
+                return pair;
+            }
         }
-        return out;
+        return model.encode(input);
     }
 
-    private static LocalData tokenise(List<Example> examples, TaskDefinition task, ModelTokenizer model,
-                                      boolean useTemplate) {
+    /** Each example's text, in the task's template when the head reads a [MASK], as a row of token ids. */
+    private static LocalData tokenise(List<Example> examples, TaskDefinition task, boolean useTemplate,
+                                      Function<String, int[]> encode) {
         List<int[]> rows = new ArrayList<>(examples.size());
         int[] labels = new int[examples.size()];
         for (int i = 0; i < examples.size(); i++) {
             Example example = examples.get(i);
-            rows.add(model.encode(useTemplate ? task.apply(example.text()) : example.text()));
+            rows.add(encode.apply(useTemplate ? task.apply(example.text()) : example.text()));
             labels[i] = example.label();
         }
         return new LocalData(List.copyOf(rows), labels, task.numClasses());

@@ -1,5 +1,6 @@
 package dev.fedbpt.actors;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,7 @@ import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.inference.ScoringModel;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,8 +36,14 @@ class BaselinesTest {
             ExperimentData plain = ExperimentData.prepare(TestRuns.config("experiment.method=zero-shot"), model);
             ExperimentData withDemos = ExperimentData.prepare(icl, model);
             for (int i = 0; i < plain.testSet().labels().length; i++) {
-                assertTrue(withDemos.testSet().rows().get(i).length > plain.testSet().rows().get(i).length + 6,
-                        "three demonstrations precede test input " + i);
+                int[] alone = plain.testSet().rows().get(i);
+                int[] pair = withDemos.testSet().rows().get(i);
+                assertTrue(pair.length > alone.length + 6, "three demonstrations precede test input " + i);
+                int contextEnd = pair.length - alone.length;
+                assertArrayEquals(Arrays.copyOfRange(alone, 1, alone.length),
+                        Arrays.copyOfRange(pair, contextEnd + 1, pair.length), "the input follows its context");
+                assertEquals(alone[alone.length - 1], pair[contextEnd], "a separator ends the context");
+                assertEquals(alone[0], pair[0], "the row begins with the model's first special token");
             }
         }
         ExperimentRunner.Outcome outcome = TestRuns.run(icl, dir);

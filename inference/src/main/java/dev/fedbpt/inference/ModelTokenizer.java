@@ -1,5 +1,7 @@
 package dev.fedbpt.inference;
 
+import java.util.Arrays;
+
 /**
  * The tokenising part of a model: what a member that only prepares data needs (token ids, their range and the
  * special ones), without anything that scores. {@link PromptTokenizer} is the real model's, loaded without an ONNX
@@ -8,6 +10,19 @@ package dev.fedbpt.inference;
 public interface ModelTokenizer extends AutoCloseable {
     /** Token ids of {@code text} with the model's special tokens ([CLS] ... [SEP]). */
     int[] encode(String text);
+
+    /**
+     * A context and an input as one row in BERT's pair layout, [CLS] context [SEP] input [SEP]: {@link #encode} of
+     * each, the input's leading [CLS] dropped. The similarity head pools such a row over [CLS] and the input's segment
+     * only. Not cut: the caller checks the length against {@link #maxRowTokens}.
+     */
+    default int[] encodePair(String context, String input) {
+        int[] first = encode(context);
+        int[] second = encode(input);
+        int[] row = Arrays.copyOf(first, first.length + second.length - 1);
+        System.arraycopy(second, 1, row, first.length, second.length - 1);
+        return row;
+    }
 
     /** Longest row {@link #encode} returns: longer texts are cut to it. */
     default int maxRowTokens() {

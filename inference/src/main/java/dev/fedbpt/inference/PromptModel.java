@@ -194,8 +194,9 @@ public final class PromptModel implements ScoringModel {
             EncodedBatch batch = encoder.encode(rows, prompts);
             float[] out = forward(batch);
             double[][] labels = new double[rows.size()][];
-            for (int c = 0; c < labels.length; c++) labels[c] = SimilarityHead.pool(out, width, batch, c);
-            return new SimilarityHead(labels, s.temperature());
+            int separator = probe.get(0)[probe.get(0).length - 1];
+            for (int c = 0; c < labels.length; c++) labels[c] = SimilarityHead.pool(out, width, batch, c, separator);
+            return new SimilarityHead(labels, s.temperature(), separator);
         }
         HeadSpec.MaskedLm m = (HeadSpec.MaskedLm) spec;
         if (width != vocabularySize()) {

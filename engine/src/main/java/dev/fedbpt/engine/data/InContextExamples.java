@@ -2,13 +2,12 @@ package dev.fedbpt.engine.data;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 import org.apache.commons.math3.random.RandomGenerator;
 
 /**
  * The in-context-learning baseline's demonstrations: up to k labelled training examples written before the input,
  * cycling through the classes so that every class is shown when k >= K. The same demonstrations precede every test
- * input; the caller drops trailing ones while the whole text does not fit the model.
+ * input; the caller drops trailing ones while the whole row does not fit the model.
  */
 public final class InContextExamples {
     private InContextExamples() {}
@@ -33,22 +32,17 @@ public final class InContextExamples {
     }
 
     /**
-     * {@code input} preceded by as many of the demonstrations (in order) as {@code fits} accepts, each written as
-     * its text followed by its label's description (e.g. "A gripping film. It was great.").
+     * The first {@code n} demonstrations as one text, each written as its text followed by its label's description
+     * (e.g. "A gripping film. It was great."): the context placed before every input.
      */
-    public static String prepend(List<Example> demonstrations, TaskDefinition task, String input,
-                                 Predicate<String> fits) {
-        for (int n = demonstrations.size(); n > 0; n--) {
-            StringBuilder text = new StringBuilder();
-            for (Example demo : demonstrations.subList(0, n)) {
-                text.append(demo.text().strip()).append(' ')
-                        .append(task.labelDescriptions().get(demo.label())).append(' ');
+    public static String context(List<Example> demonstrations, TaskDefinition task, int n) {
+        StringBuilder text = new StringBuilder();
+        for (Example demo : demonstrations.subList(0, n)) {
+            if (!text.isEmpty()) {
+                text.append(' ');
             }
-            String candidate = text.append(input).toString();
-            if (fits.test(candidate)) {
-                return candidate;
-            }
+            text.append(demo.text().strip()).append(' ').append(task.labelDescriptions().get(demo.label()));
         }
-        return input;
+        return text.toString();
     }
 }

@@ -22,12 +22,10 @@ class InContextExamplesTest {
     }
 
     @Test
-    void prependsLabelledDemonstrationsAndDropsTrailingOnesThatDoNotFit() {
-        List<Example> demos = List.of(new Example("Awful.", 0), new Example("Lovely.", 1));
-        assertEquals("Awful. It was terrible. Lovely. It was great. Fine film",
-                InContextExamples.prepend(demos, Tasks.SST2, "Fine film", text -> true));
-        assertEquals("Awful. It was terrible. Fine film",
-                InContextExamples.prepend(demos, Tasks.SST2, "Fine film", text -> text.length() < 40));
-        assertEquals("Fine film", InContextExamples.prepend(demos, Tasks.SST2, "Fine film", text -> false));
+    void writesTheFirstNDemonstrationsEachFollowedByItsLabelsDescription() {
+        List<Example> demos = List.of(new Example("Awful. ", 0), new Example("Lovely.", 1));
+        assertEquals("Awful. It was terrible. Lovely. It was great.", InContextExamples.context(demos, Tasks.SST2, 2));
+        assertEquals("Awful. It was terrible.", InContextExamples.context(demos, Tasks.SST2, 1));
+        assertEquals("", InContextExamples.context(demos, Tasks.SST2, 0));
     }
 }

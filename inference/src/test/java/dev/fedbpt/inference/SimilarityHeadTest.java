@@ -1,0 +1,36 @@
+package dev.fedbpt.inference;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class SimilarityHeadTest {
+    private static final int CLS = 101;
+    private static final int SEP = 102;
+
+    @Test
+    void aPairRowsInputBeginsAfterItsContextsSeparator() {
+        assertEquals(1, SimilarityHead.inputStart(new int[] {CLS, 5, 6, SEP}, SEP), "a single text");
+        assertEquals(1, SimilarityHead.inputStart(new int[] {CLS, SEP}, SEP), "an empty text");
+        assertEquals(3, SimilarityHead.inputStart(new int[] {CLS, 5, SEP, 7, 8, SEP}, SEP), "context 5, input 7 8");
+    }
+
+    @Test
+    void aSingleRowIsPooledOverAllItsTokensAndAPairRowOverClsAndItsInput() {
+        // Two rows of one hidden unit, one prompt vector each; a position's output is its own index (prompt: -1).
+        int[][] tokens = {{CLS, 5, 6, SEP}, {CLS, 5, SEP, 7, 8, SEP}};
+        int seq = 7;
+        EncodedBatch batch = new EncodedBatch(2, seq, 1, null, null, new int[] {5, 7}, new int[] {1, 1}, tokens);
+        float[] output = new float[2 * seq];
+        for (int r = 0; r < 2; r++) {
+            for (int i = 0; i < tokens[r].length; i++) {
+                output[r * seq + batch.positionOf(r, i)] = i;
+            }
+            output[r * seq + 1] = -1;
+        }
+        assertArrayEquals(new double[] {(0 + 1 + 2 + 3) / 4.0}, SimilarityHead.pool(output, 1, batch, 0, SEP));
+        assertArrayEquals(new double[] {(0 + 3 + 4 + 5) / 4.0}, SimilarityHead.pool(output, 1, batch, 1, SEP),
+                "[CLS], 7, 8 and the final [SEP]; not the context 5 [SEP] nor the prompt");
+    }
+}
