@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * Scores one prompt on the test rows through the inference pool and reports the accuracy (argmax of the class
- * scores). One short-lived actor per evaluation; requests are chunked so they batch with the clients' traffic.
+ * scores), and its progress as each tenth of the rows is scored: an AG News evaluation takes a minute, an in-context
+ * one several. One short-lived actor per evaluation; requests are chunked so they batch with the clients' traffic.
  */
 public final class Evaluator {
     public sealed interface Command {}
@@ -22,7 +23,12 @@ public final class Evaluator {
     /** Test rows and labels, tokenised once per run. */
     public record TestSet(List<int[]> rows, int[] labels) {}
 
-    public record Outcome(int round, double accuracy, String failure) {}
+    public sealed interface Reply {}
+
+    public record Outcome(int round, double accuracy, String failure) implements Reply {}
+
+    /** Rows scored so far, and the time since the evaluation began: for progress lines only. */
+    public record Progress(int round, int scoredRows, int totalRows, Duration elapsed) implements Reply {}
 
     private static final int CHUNK_ROWS = 32;
     private static final Duration BUSY_RETRY = Duration.ofMillis(20);
@@ -30,8 +36,9 @@ public final class Evaluator {
     private Evaluator() {}
 
     public static Behavior<Command> create(int round, double[] z, TestSet testSet,
-                                           ActorRef<InferencePool.Score> pool, ActorRef<Outcome> replyTo) {
+                                           ActorRef<InferencePool.Score> pool, ActorRef<Reply> replyTo) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
+            long startNanos = System.nanoTime();
             ActorRef<InferencePool.Reply> replies = context.messageAdapter(InferencePool.Reply.class, PoolReply::new);
             Map<Long, InferencePool.Score> outstanding = new HashMap<>();
             int total = testSet.rows().size();
@@ -46,6 +53,7 @@ public final class Evaluator {
                 return Behaviors.stopped();
             }
             int[] correct = {0};
+            int[] scoredRows = {0};
             return Behaviors.receive(Command.class)
                     .onMessage(Retry.class, retry -> {
                         pool.tell(outstanding.get(retry.requestId()));
@@ -73,6 +81,12 @@ public final class Evaluator {
                         if (outstanding.isEmpty()) {
                             replyTo.tell(new Outcome(round, (double) correct[0] / total, null));
                             return Behaviors.stopped();
+                        }
+                        int before = scoredRows[0];
+                        scoredRows[0] += scores.length;
+                        if (10L * scoredRows[0] / total > 10L * before / total) {
+                            replyTo.tell(new Progress(round, scoredRows[0], total,
+                                    Duration.ofNanos(System.nanoTime() - startNanos)));
                         }
                         return Behaviors.same();
                     })

@@ -11,6 +11,9 @@ public interface RunListener {
 
     void onZeroShot(double accuracy);
 
+    /** How far the test evaluation after a round (0: before the first) has come. */
+    default void onEvaluationProgress(Evaluator.Progress progress) {}
+
     void onRoundCompleted(RoundSummary summary, ServerState state);
 
     void onFinished(ServerState state);

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,12 +29,16 @@ import java.util.function.Consumer;
  */
 public final class RunOutputs implements RunListener {
     private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT);
+    /** A test evaluation's progress is printed once it has run this long since it began or since its last line. */
+    private static final Duration EVALUATION_LINE_EVERY = Duration.ofSeconds(30);
 
     private final Path directory;
     private final ExperimentConfig config;
     private final String experimentHash;
     private final Consumer<String> progress;
     private final TimeLeft timeLeft;
+    private int evaluationRound = -1;
+    private Duration evaluationLineAt = Duration.ZERO;
     private volatile ServerState finalState;
     private volatile String failure;
     private volatile boolean refused;
@@ -90,6 +95,25 @@ public final class RunOutputs implements RunListener {
         progress.accept(config.experiment().method() == ExperimentConfig.Method.ICL
                 ? String.format(Locale.ROOT, "in-context accuracy %.4f (demonstrations, no prompt)", accuracy)
                 : String.format(Locale.ROOT, "zero-shot accuracy %.4f (no prompt)", accuracy));
+    }
+
+    @Override
+    public void onEvaluationProgress(Evaluator.Progress progress) {
+        if (progress.round() != evaluationRound) {
+            evaluationRound = progress.round();
+            evaluationLineAt = Duration.ZERO;
+        }
+        if (progress.elapsed().minus(evaluationLineAt).compareTo(EVALUATION_LINE_EVERY) < 0) {
+            return;
+        }
+        evaluationLineAt = progress.elapsed();
+        String which = progress.round() > 0 ? "evaluation after round " + progress.round()
+                : config.experiment().method() == ExperimentConfig.Method.ICL ? "in-context evaluation"
+                : "zero-shot evaluation";
+        long leftMs = progress.elapsed().toMillis() * (progress.totalRows() - progress.scoredRows())
+                / progress.scoredRows();
+        this.progress.accept(String.format(Locale.ROOT, "%s: %d of %d test rows scored, about %s left", which,
+                progress.scoredRows(), progress.totalRows(), TimeLeft.format(leftMs)));
     }
 
     @Override

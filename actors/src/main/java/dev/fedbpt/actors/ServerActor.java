@@ -80,6 +80,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     private record EvaluationFinished(Evaluator.Outcome outcome) implements Command {}
 
+    private record EvaluationProgressed(Evaluator.Progress progress) implements Command {}
+
     public record Settings(String configHash, long seed, int dimension, double sigma0, int rounds, int evalEvery,
                            int population, double sampleFraction, double quorum, Duration roundDeadline,
                            int maxAttempts, int snapshotEvery) {}
@@ -97,7 +99,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private final ActorRef<InferencePool.Score> pool;
     private final Evaluator.TestSet testSet;
     private final RunListener listener;
-    private final ActorRef<Evaluator.Outcome> evaluationReplies;
+    private final ActorRef<Evaluator.Reply> evaluationReplies;
     private final FaultInjector faults;
 
     // Transient: measurements of the live round and what is in flight; never needed to rebuild state.
@@ -136,7 +138,9 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         this.testSet = testSet;
         this.listener = listener;
         this.faults = faults;
-        this.evaluationReplies = context.messageAdapter(Evaluator.Outcome.class, EvaluationFinished::new);
+        this.evaluationReplies = context.messageAdapter(Evaluator.Reply.class,
+                reply -> reply instanceof Evaluator.Outcome outcome ? new EvaluationFinished(outcome)
+                        : new EvaluationProgressed((Evaluator.Progress) reply));
     }
 
     @Override
@@ -181,6 +185,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
                 .onCommand(ClientFailed.class, this::onClientFailed)
                 .onCommand(RoundDeadline.class, this::onRoundDeadline)
                 .onCommand(EvaluationFinished.class, this::onEvaluationFinished)
+                .onCommand(EvaluationProgressed.class, (state, progressed) -> onEvaluationProgressed(progressed))
                 .onCommand(ClientStarted.class, this::onClientStarted)
                 .onCommand(NodeLost.class, this::onNodeLost)
                 .onCommand(ClientStopped.class, this::onClientStopped)
@@ -457,6 +462,11 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         }
         evaluating = true;
         context.spawn(Evaluator.create(round, z, testSet, pool, evaluationReplies), "evaluate-round-" + round);
+    }
+
+    private Effect<ServerEvent, ServerState> onEvaluationProgressed(EvaluationProgressed progressed) {
+        listener.onEvaluationProgress(progressed.progress());
+        return Effect().none();
     }
 
     private Effect<ServerEvent, ServerState> onEvaluationFinished(ServerState state, EvaluationFinished finished) {
