@@ -93,10 +93,11 @@ class SweepPlanTest {
     void shippedSweepFilesExpandToTheirGrids() {
         Path sweeps = Path.of("..", "experiments", "sweeps");
         List<SweepCell> paper = SweepPlan.expand(SweepFile.read(sweeps.resolve("paper.conf")), Path.of("out"), List.of());
-        assertEquals(32 + 10, paper.size());
+        assertEquals(2 * 2 * 5 * 2 + 10, paper.size(), "datasets x splits x methods x seeds, and the r_p ablation");
         assertEquals("sst2-iid-zero-shot-seed1", paper.get(0).name());
-        assertEquals("sst2-dirichlet-fedbpt-rp0.2-seed1", paper.get(16 + 2).name()); // after SST-2's 16 cells
-        assertEquals("agnews-iid-zero-shot-seed1", paper.get(16 + 10).name()); // AG News after the ablation
+        assertEquals("sst2-iid-icl-seed1", paper.get(2).name());
+        assertEquals("sst2-dirichlet-fedbpt-rp0.2-seed1", paper.get(20 + 2).name()); // after SST-2's 20 cells
+        assertEquals("agnews-iid-zero-shot-seed1", paper.get(20 + 10).name()); // AG News after the ablation
         SweepPlan smoke = SweepPlan.validate(SweepFile.read(sweeps.resolve("smoke.conf")), dir, List.of());
         assertEquals(List.of("fedbpt-seed1", "fedbpt-seed2", "fedavg-bbt-seed1", "fedavg-bbt-seed2"),
                 smoke.cells().stream().map(SweepPlan.Cell::name).toList());
