@@ -1,6 +1,9 @@
 package dev.fedbpt.report;
 
+import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.ExperimentConfig;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -20,7 +23,7 @@ public final class Tables {
         List<List<String>> rows = new ArrayList<>();
         for (Series series : grouping.series()) {
             List<String> row = new ArrayList<>(List.of(series.task(), series.split(), series.method()));
-            grouping.varyingKeys().forEach(key -> row.add(series.parameters().get(key)));
+            grouping.varyingKeys().forEach(key -> row.add(parameterCell(series, key)));
             row.add(finalAccuracy(series));
             int unfinished = series.unfinishedCount();
             row.add(series.runs().size() + (unfinished > 0 ? " (" + unfinished + " unfinished)" : ""));
@@ -30,6 +33,14 @@ public final class Tables {
             rows.add(row);
         }
         return new Table("Final " + evaluationSplit(grouping) + " accuracy", header, rows);
+    }
+
+    /** A parameter's cell: n/a for a search setting of a method that does not search (zero-shot, in-context). */
+    private static String parameterCell(Series series, String key) {
+        boolean searches = Arrays.stream(ExperimentConfig.Method.values())
+                .filter(method -> ConfigLoader.valueName(method).equals(series.method()))
+                .allMatch(ExperimentConfig.Method::tunes);
+        return searches || !key.startsWith("search.") ? series.parameters().get(key) : "n/a";
     }
 
     /** One table per {@link Ablation}: a row per combination of the other coordinates, a column per value. */

@@ -128,9 +128,15 @@ class ReportTest {
         FakeRuns.run(sweep.resolve("rp0.1-s2"), "sst2", "dirichlet", "fedbpt", 2, 0.1, 4, 4, 0.64, true);
         FakeRuns.run(sweep.resolve("rp0.5-s1"), "sst2", "dirichlet", "fedbpt", 1, 0.5, 4, 4, 0.70, true);
         FakeRuns.run(sweep.resolve("rp0.5-s2"), "sst2", "dirichlet", "fedbpt", 2, 0.5, 4, 4, 0.74, true);
+        Path baseline = sweep.resolve("zero-shot-s1");
+        FakeRuns.write(baseline.resolve("config.conf"), FakeRuns.config("sst2", "dirichlet", "zero-shot", 1, 0.5, 0));
+        FakeRuns.write(baseline.resolve("result.json"), "{\"method\":\"zero-shot\",\"final_accuracy\":0.69}\n");
         Path out = dir.resolve("out");
         Report.write(List.of(sweep), out);
         String markdown = Files.readString(out.resolve("results.md"), StandardCharsets.UTF_8);
+
+        assertTrue(markdown.contains("| sst2 | dirichlet | zero-shot | n/a | 0.6900 ± n/a |"),
+                "zero-shot does not read r_p: " + markdown);
 
         // 0.60, 0.64 -> 0.62 ± sqrt(2 * 0.02^2 / 1) = 0.0283; likewise 0.72 ± 0.0283.
         assertTrue(markdown.contains("| sst2 | dirichlet | fedbpt | 0.1 | 0.6200 ± 0.0283 | 2 | 4 | 0.6900 |"),
