@@ -14,8 +14,7 @@ class TimeLeftTest {
     @Test
     void projectsPlainAndEvaluatedRoundTimesOntoTheRoundsLeftOfEachKind() {
         AtomicLong now = new AtomicLong();
-        TimeLeft timeLeft = new TimeLeft(50, EVERY_FIFTH, now::get);
-        timeLeft.start();
+        TimeLeft timeLeft = startedOn(now);
         now.addAndGet(10 * SECOND);
         assertEquals("  eta 5 min", timeLeft.afterRound(21), "29 rounds at the only time seen, 10 s");
         for (int round = 22; round <= 24; round++) {
@@ -29,12 +28,18 @@ class TimeLeftTest {
     @Test
     void aResumeThatStartsWithAnEvaluatedRoundIsCorrectedByThePlainRoundAfterIt() {
         AtomicLong now = new AtomicLong();
-        TimeLeft timeLeft = new TimeLeft(50, EVERY_FIFTH, now::get);
-        timeLeft.start();
+        TimeLeft timeLeft = startedOn(now);
         now.addAndGet(130 * SECOND);
         assertEquals("  eta 87 min", timeLeft.afterRound(10), "40 rounds at the only time seen, 130 s");
         now.addAndGet(80 * SECOND);
         assertEquals("  eta 59 min", timeLeft.afterRound(11), "31 plain rounds of 80 s and 8 evaluated of 130 s");
+    }
+
+    /** A run of 50 rounds with an evaluation after every fifth, timed on {@code now} from its current value. */
+    private static TimeLeft startedOn(AtomicLong now) {
+        TimeLeft timeLeft = new TimeLeft(50, EVERY_FIFTH, now::get);
+        timeLeft.start();
+        return timeLeft;
     }
 
     @Test
