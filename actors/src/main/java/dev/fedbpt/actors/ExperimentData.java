@@ -73,7 +73,12 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         if (config.experiment().method() == ExperimentConfig.Method.ICL) {
             List<Example> demonstrations = InContextExamples.select(fewShot, data.iclExamples(),
                     Rng.of(seed, Purpose.FEW_SHOT, 1));
-            encodeTest = input -> withDemonstrations(input, demonstrations, task, model);
+            // Encoded once: contexts.get(n - 1) holds the first n demonstrations, the same before every input.
+            List<int[]> contexts = new ArrayList<>();
+            for (int n = 1; n <= demonstrations.size(); n++) {
+                contexts.add(model.encode(InContextExamples.context(demonstrations, task, n)));
+            }
+            encodeTest = input -> withDemonstrations(model.encode(input), contexts, model.maxRowTokens());
         }
         LocalData testData = tokenise(testExamples, task, useTemplate, encodeTest);
         return new ExperimentData(task, List.copyOf(localData),
@@ -81,19 +86,18 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
     }
 
     /**
-     * {@code input} as a pair row with the demonstrations as its context ({@link ModelTokenizer#encodePair}), as many
-     * of them as fit the model; an input that fits with none is scored alone.
+     * {@code input} as a pair row with the longest of the {@code contexts} that fits the model as its context
+     * ({@link ModelTokenizer#pair}); an input that fits with none is scored alone.
      */
-    private static int[] withDemonstrations(String input, List<Example> demonstrations, TaskDefinition task,
-                                            ModelTokenizer model) {
-        for (int n = demonstrations.size(); n > 0; n--) {
-            int[] pair = model.encodePair(InContextExamples.context(demonstrations, task, n), input);
+    private static int[] withDemonstrations(int[] input, List<int[]> contexts, int maxRowTokens) {
+        for (int n = contexts.size(); n > 0; n--) {
+            int[] context = contexts.get(n - 1);
             // A row of exactly the limit may hold a part that encode cut, so only shorter ones count as fitting.
-            if (pair.length < model.maxRowTokens()) {
-                return pair;
+            if (context.length + input.length - 1 < maxRowTokens) {
+                return ModelTokenizer.pair(context, input);
             }
         }
-        return model.encode(input);
+        return input;
     }
 
     /** Each example's text, in the task's template when the head reads a [MASK], as a row of token ids. */

@@ -12,15 +12,13 @@ public interface ModelTokenizer extends AutoCloseable {
     int[] encode(String text);
 
     /**
-     * A context and an input as one row in BERT's pair layout, [CLS] context [SEP] input [SEP]: {@link #encode} of
-     * each, the input's leading [CLS] dropped. The similarity head pools such a row over [CLS] and the input's segment
-     * only. Not cut: the caller checks the length against {@link #maxRowTokens}.
+     * A context row and an input row, each as {@link #encode} returns it, joined into one row in BERT's pair layout,
+     * [CLS] context [SEP] input [SEP]: the input's leading [CLS] dropped. The similarity head pools such a row over
+     * [CLS] and the input's segment only. Not cut: the caller checks the length against {@link #maxRowTokens}.
      */
-    default int[] encodePair(String context, String input) {
-        int[] first = encode(context);
-        int[] second = encode(input);
-        int[] row = Arrays.copyOf(first, first.length + second.length - 1);
-        System.arraycopy(second, 1, row, first.length, second.length - 1);
+    static int[] pair(int[] context, int[] input) {
+        int[] row = Arrays.copyOf(context, context.length + input.length - 1);
+        System.arraycopy(input, 1, row, context.length, input.length - 1);
         return row;
     }
 

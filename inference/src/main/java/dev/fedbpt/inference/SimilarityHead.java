@@ -4,7 +4,7 @@ package dev.fedbpt.inference;
  * Similarity head for encoder-only exports (output = hidden states). A row's embedding is the mean of the output
  * vectors over the row's own tokens: [CLS], the text tokens and [SEP] (like sentence-transformers' mean pooling, which
  * averages every position whose attention mask is 1), but not the prompt positions and not the padding. A pair row,
- * [CLS] context [SEP] input [SEP] ({@link ModelTokenizer#encodePair}), is pooled over [CLS] and the input's segment
+ * [CLS] context [SEP] input [SEP] ({@link ModelTokenizer#pair}), is pooled over [CLS] and the input's segment
  * only: the context (in-context demonstrations) reaches the input's vectors through attention, as it reaches the
  * [MASK] position a masked-LM head reads, instead of being averaged into the embedding, where the demonstrations'
  * own label descriptions outweighed the input (SST-2 development split, seeds 1 and 2: 0.615 and 0.500 pooling the
