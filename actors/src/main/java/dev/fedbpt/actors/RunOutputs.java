@@ -82,7 +82,7 @@ public final class RunOutputs implements RunListener {
             lines.append(metricsLine(summary)).append('\n');
         }
         writeAtomically(metricsFile(), lines.toString());
-        timeLeft.start();
+        timeLeft.start(state.roundsCompleted());
         if (state.started() && !state.finished()) {
             progress.accept(String.format(Locale.ROOT, "resuming after round %d of %d", state.roundsCompleted(),
                     config.experiment().rounds()));
@@ -91,7 +91,7 @@ public final class RunOutputs implements RunListener {
 
     @Override
     public void onZeroShot(double accuracy) {
-        timeLeft.start();
+        timeLeft.start(0);
         progress.accept(config.experiment().method() == ExperimentConfig.Method.ICL
                 ? String.format(Locale.ROOT, "in-context accuracy %.4f (demonstrations, no prompt)", accuracy)
                 : String.format(Locale.ROOT, "zero-shot accuracy %.4f (no prompt)", accuracy));

@@ -19,6 +19,7 @@ final class TimeLeft {
     private final Mean evaluatedRounds = new Mean();
     private long lastNanos;
     private boolean started;
+    private int untimedThrough;
 
     /** @param evaluatesAfter whether a round ends with a test evaluation */
     TimeLeft(int rounds, IntPredicate evaluatesAfter) {
@@ -31,10 +32,16 @@ final class TimeLeft {
         this.nanoClock = nanoClock;
     }
 
-    /** The next round is timed from here: after recovery, or after the zero-shot evaluation that precedes round 1. */
-    void start() {
+    /**
+     * The next round is timed from here: after recovery, or after the zero-shot evaluation that precedes round 1.
+     *
+     * @param roundsDone rounds the journal already holds; a report of one of them (its test evaluation, finished
+     *     after a resume) restarts the clock instead of counting as a round's time
+     */
+    void start(int roundsDone) {
         lastNanos = nanoClock.getAsLong();
         started = true;
+        untimedThrough = roundsDone;
     }
 
     /** Times {@code round}, just completed; returns "  eta 12 min", or "" when nothing is timed or nothing is left. */
@@ -43,6 +50,10 @@ final class TimeLeft {
             return "";
         }
         long now = nanoClock.getAsLong();
+        if (round <= untimedThrough) {
+            lastNanos = now;
+            return "";
+        }
         (evaluatesAfter.test(round) ? evaluatedRounds : plainRounds).add(now - lastNanos);
         lastNanos = now;
         if (round >= rounds) {

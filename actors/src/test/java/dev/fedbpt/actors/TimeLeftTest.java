@@ -35,10 +35,21 @@ class TimeLeftTest {
         assertEquals("  eta 59 min", timeLeft.afterRound(11), "31 plain rounds of 80 s and 8 evaluated of 130 s");
     }
 
+    @Test
+    void theEvaluationOfARoundTheJournalHeldIsNotTimedAsARound() {
+        AtomicLong now = new AtomicLong();
+        TimeLeft timeLeft = new TimeLeft(50, EVERY_FIFTH, now::get);
+        timeLeft.start(20);
+        now.addAndGet(60 * SECOND);
+        assertEquals("", timeLeft.afterRound(20), "round 20 ran before the resume; only its evaluation ran now");
+        now.addAndGet(80 * SECOND);
+        assertEquals("  eta 39 min", timeLeft.afterRound(21), "29 rounds at the only round timed, 80 s");
+    }
+
     /** A run of 50 rounds with an evaluation after every fifth, timed on {@code now} from its current value. */
     private static TimeLeft startedOn(AtomicLong now) {
         TimeLeft timeLeft = new TimeLeft(50, EVERY_FIFTH, now::get);
-        timeLeft.start();
+        timeLeft.start(0);
         return timeLeft;
     }
 
@@ -47,7 +58,7 @@ class TimeLeftTest {
         AtomicLong now = new AtomicLong();
         TimeLeft timeLeft = new TimeLeft(50, EVERY_FIFTH, now::get);
         assertEquals("", timeLeft.afterRound(3), "not started");
-        timeLeft.start();
+        timeLeft.start(0);
         now.addAndGet(SECOND);
         assertEquals("", timeLeft.afterRound(50), "nothing left");
     }
