@@ -11,7 +11,7 @@ import java.util.function.LongSupplier;
  * few plain rounds had diluted it. Rounds recovered from the journal are left out: they may have run on other
  * hardware or with other execution settings. Display only: nothing the run computes reads it.
  */
-final class TimeLeft {
+public final class TimeLeft {
     private final LongSupplier nanoClock;
     private final int rounds;
     private final IntPredicate evaluatesAfter;
@@ -66,7 +66,8 @@ final class TimeLeft {
         return "  eta " + format(Math.round(nanosLeft / 1e6));
     }
 
-    static String format(long ms) {
+    /** "45 s", "12 min" or "3 h 05 min". */
+    public static String format(long ms) {
         long seconds = Math.round(ms / 1000.0);
         if (seconds < 90) {
             return seconds + " s";

@@ -8,6 +8,7 @@ import dev.fedbpt.cli.sweep.SweepFile;
 import dev.fedbpt.cli.sweep.SweepIndex;
 import dev.fedbpt.cli.sweep.SweepPlan;
 import dev.fedbpt.cli.sweep.SweepPlan.Cell;
+import dev.fedbpt.cli.sweep.SweepTimeLeft;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
 import java.nio.file.Path;
@@ -90,6 +91,11 @@ final class SweepCommand implements Callable<Integer> {
                 System.out.println(INDENT + "    " + String.join(" ", cell.spec().overrides()));
             }
         }
+        printTimeLeft(plan, selected);
+    }
+
+    private static void printTimeLeft(SweepPlan plan, List<Cell> toDo) {
+        System.out.println("fedbpt: sweep: " + SweepTimeLeft.of(plan.cells(), toDo).text());
     }
 
     private static void refuseChangedFolders(List<Cell> selected) {
@@ -140,6 +146,9 @@ final class SweepCommand implements Callable<Integer> {
                 System.err.println("fedbpt: " + head + ": failed: " + failure);
             }
             SweepIndex.write(plan, failures);
+            if (i + 1 < selected.size()) {
+                printTimeLeft(plan, selected.subList(i + 1, selected.size()));
+            }
         }
         System.out.printf(Locale.ROOT,
                 "fedbpt: sweep done: %d cells run, %d copied from the same run, %d skipped as finished, %d failed; "

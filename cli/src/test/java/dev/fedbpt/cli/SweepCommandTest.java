@@ -76,6 +76,9 @@ class SweepCommandTest {
         assertTrue(stdout().contains("4 cells in " + results + ": 0 finished, 0 partial, 4 new"), stdout());
         assertTrue(stdout().contains("cell 3/4 fedavg-bbt-seed1: starting"), stdout());
         assertTrue(stdout().contains("    round   2/2"), stdout());
+        assertTrue(stdout().contains("fedbpt: sweep: 4 cells to run, untimed: no finished cell does the same work"),
+                stdout());
+        assertTrue(stdout().contains("fedbpt: sweep: 3 cells to run, about "), "timed by the first: " + stdout());
         List<byte[]> first = new ArrayList<>();
         for (String cell : CELLS) {
             first.add(result(cell));
@@ -97,6 +100,7 @@ class SweepCommandTest {
 
         assertEquals(Main.OK, sweep(), stdout() + console.stderr());
         assertTrue(stdout().contains("4 finished, 0 partial, 0 new"), stdout());
+        assertTrue(stdout().contains("fedbpt: sweep: nothing to run"), stdout());
         assertEquals(4, stdout().split("finished, skipped", -1).length - 1, stdout());
         for (int i = 0; i < 4; i++) {
             assertTrue(Arrays.equals(first.get(i), result(CELLS.get(i))), CELLS.get(i));
@@ -194,6 +198,7 @@ class SweepCommandTest {
 
         assertEquals(Main.OK, sweep(), stdout() + console.stderr());
         assertTrue(stdout().contains("4 finished, 0 partial, 0 new"), stdout());
+        assertTrue(stdout().contains("fedbpt: sweep: nothing to run"), stdout());
         assertEquals("finished", index().get("cells").get(2).get("status").asText());
     }
 

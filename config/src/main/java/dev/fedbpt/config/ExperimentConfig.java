@@ -61,10 +61,18 @@ public record ExperimentConfig(
      * same run, bit for bit, so a sweep computes it once.
      */
     public String runIdentity() {
-        List<String> keys = new ArrayList<>(EXECUTION_KEYS);
-        keys.add("experiment.name");
-        keys.addAll(experiment.method().unreadKeys());
-        return sha256(render(without(keys)));
+        return identityWithout(experiment.method().unreadKeys());
+    }
+
+    /**
+     * SHA-256 of the experiment ({@link #experimentHocon}) without its name and without {@code keys} (under
+     * {@code fedbpt.}): two configurations with the same value differ only in those keys.
+     */
+    public String identityWithout(List<String> keys) {
+        List<String> ignored = new ArrayList<>(EXECUTION_KEYS);
+        ignored.add("experiment.name");
+        ignored.addAll(keys);
+        return sha256(render(without(ignored)));
     }
 
     private Config without(List<String> keys) {

@@ -1,0 +1,87 @@
+package dev.fedbpt.cli.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.fedbpt.actors.RunFolder;
+import dev.fedbpt.cli.sweep.SweepPlan.Cell;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The sweep's time estimate, from run folders written by hand with known round times. */
+class SweepTimeLeftTest {
+    @TempDir
+    Path dir;
+
+    private SweepPlan plan(String axes) throws Exception {
+        Path file = dir.resolve("sweep.conf");
+        Files.writeString(file, """
+                sweep {
+                  out = "unused"
+                  set { model.backend = "synthetic", experiment.rounds = 10, data.shots-per-class = 4 }
+                  grids = [ { axes = [ %s ] } ]
+                }
+                """.formatted(axes));
+        return SweepPlan.validate(SweepFile.read(file), dir.resolve("out"), List.of());
+    }
+
+    private static Cell cell(SweepPlan plan, String name) {
+        return plan.cells().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** A run folder of {@code cell} with these round times in its metrics; finished when it has a result. */
+    private static void ran(Cell cell, boolean finished, long... roundMillis) throws Exception {
+        RunFolder.claim(cell.folder(), cell.config());
+        StringBuilder metrics = new StringBuilder();
+        for (int round = 0; round < roundMillis.length; round++) {
+            metrics.append("{\"round\":").append(round + 1).append(",\"wall_ms\":").append(roundMillis[round])
+                    .append("}\n");
+        }
+        Files.writeString(cell.folder().resolve("metrics.jsonl"), metrics);
+        Files.writeString(cell.folder().resolve(finished ? CellStatus.RESULT_FILE : CellStatus.JOURNAL_FILE), "{}");
+    }
+
+    @Test
+    void cellsToRunAreTimedByFinishedCellsDoingTheSameWorkAndTwinsAreCopies() throws Exception {
+        SweepPlan plan = plan("""
+                { name = "split", key = "data.split", values = ["iid", "dirichlet"] }
+                { name = "method", key = "experiment.method", values = ["zero-shot", "fedbpt", "centralised-bbt"] }
+                { name = "seed", key = "experiment.seed", prefix = "seed", values = [1, 2] }
+                """);
+        ran(cell(plan, "iid-zero-shot-seed1"), true);
+        ran(cell(plan, "iid-fedbpt-seed1"), true, 500, 1500, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000);
+        ran(cell(plan, "iid-centralised-bbt-seed1"), false, 9000, 9000, 9000, 9000);
+
+        SweepTimeLeft.Estimate estimate = SweepTimeLeft.of(plan.cells(), plan.cells());
+
+        // To run: iid-zero-shot-seed2 (untimed: evaluation only), 3 FedBPT cells (10 rounds of 1 s), the partial
+        // centralised cell (6 rounds left) and its seed 2 (10). The dirichlet zero-shot and centralised cells copy
+        // their iid twins, finished or run earlier in the sweep.
+        assertEquals(new SweepTimeLeft.Estimate(6, 4, 3 * 10_000 + 6_000 + 10_000, 1), estimate);
+        assertEquals("6 cells to run, about 46 s (round times of finished cells like them; 1 untimed, no finished "
+                + "cell like them); 4 to copy", estimate.text());
+
+        List<Cell> onlySeed2 = plan.cells().stream().filter(c -> c.name().endsWith("seed2")).toList();
+        assertEquals(new SweepTimeLeft.Estimate(4, 2, 3 * 10_000, 1), SweepTimeLeft.of(plan.cells(), onlySeed2),
+                "the dirichlet zero-shot and centralised cells copy their selected iid twins");
+    }
+
+    @Test
+    void aFinishedCellWithOtherWorkPerRoundDoesNotTimeACell() throws Exception {
+        SweepPlan plan = plan("""
+                { name = "rp", key = "search.perturbation-rate", prefix = "rp", values = [0, 0.5] }
+                { name = "shots", key = "data.shots-per-class", prefix = "shots", values = [4, 8] }
+                """);
+        ran(cell(plan, "rp0-shots4"), true, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000);
+
+        SweepTimeLeft.Estimate estimate = SweepTimeLeft.of(plan.cells(), plan.cells());
+
+        assertEquals(new SweepTimeLeft.Estimate(3, 0, 0, 3), estimate,
+                "r_p 0 scores no perturbed rows, and 8 shots score twice the rows of 4");
+        assertEquals("3 cells to run, untimed: no finished cell does the same work per round", estimate.text());
+        ran(cell(plan, "rp0.5-shots4"), true, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000);
+        assertEquals("nothing to run", SweepTimeLeft.of(plan.cells(), List.of(cell(plan, "rp0.5-shots4"))).text());
+    }
+}
