@@ -16,8 +16,9 @@ import java.util.List;
 /**
  * A run folder belongs to one experiment: the configuration stored in its {@code config.conf} when it started. A
  * later fedbpt that knows more configuration keys still continues it (the new keys take their defaults), and so does
- * a configuration that differs only in execution settings ({@link ExperimentConfig#EXECUTION_KEYS}: batching, threads),
- * but one that differs in any other setting is refused, so a run folder never silently changes experiment.
+ * a configuration that differs only in execution settings ({@link ExperimentConfig#EXECUTION_KEYS}: batching,
+ * threads, snapshots), but one that differs in any other setting is refused, so a run folder never silently changes
+ * experiment.
  */
 public final class RunFolder {
     public static final String CONFIG_FILE = "config.conf";

@@ -33,14 +33,17 @@ class CrashResumeTest {
 
     /**
      * Under fire: clients drop, crash and see corrupted scores (the same in both runs: they are part of the
-     * experiment), and in the killed run workers crash too, which must change timing only.
+     * experiment), and in the killed run workers crash too, which must change timing only. The killed run also
+     * snapshots every round's worth of events, so kills land after snapshots taken inside rounds and after the
+     * deletion of the events before them.
      */
     @Test
     void killedAndResumedRunUnderInjectedFaultsEndsWithTheUninterruptedHash() throws Exception {
         String[] contentFaults = TestRuns.concat(LONGER, "faults.client-drop-rate=0.2", "faults.client-crash-rate=0.1",
                 "faults.score-corruption-rate=0.01", "federation.round-deadline=2s");
         String expected = uninterruptedHash(contentFaults);
-        String[] underFire = TestRuns.concat(contentFaults, "faults.worker-crash-rate=0.2");
+        String[] underFire = TestRuns.concat(contentFaults, "faults.worker-crash-rate=0.2",
+                "persistence.snapshot-every=1");
         assertEquals(expected, killRepeatedlyAndResume(underFire, 20261123L));
         long faults = TestRuns.result(dir.resolve("killed")).get("faults_injected").asLong();
         assertTrue(faults > 0, "faults were injected: " + faults);

@@ -10,8 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.persistence.JournalSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -129,8 +134,8 @@ class ExperimentRunnerTest {
     @Test
     void executionSettingsDoNotChangeTheRun() {
         TestRuns.run(TestRuns.config(), dir.resolve("one-worker"));
-        TestRuns.run(TestRuns.config("pool.workers=3", "pool.max-batch-rows=7", "model.intra-op-threads=1"),
-                dir.resolve("three-workers"));
+        TestRuns.run(TestRuns.config("pool.workers=3", "pool.max-batch-rows=7", "model.intra-op-threads=1",
+                "persistence.snapshot-every=1"), dir.resolve("three-workers"));
         assertEquals(TestRuns.result(dir.resolve("one-worker")).get("global_mean_sha256"),
                 TestRuns.result(dir.resolve("three-workers")).get("global_mean_sha256"));
         assertEquals(TestRuns.config().runIdentity(), TestRuns.config("pool.workers=3").runIdentity());
@@ -153,5 +158,44 @@ class ExperimentRunnerTest {
         assertEquals(config.canonicalHash(), TestRuns.result(dir).get("config_hash").asText(),
                 "the result names the stored configuration, which the journal records");
         assertTrue(RunFolder.holdsAnotherExperiment(dir, TestRuns.config("pool.workers=2", "search.sigma0=0.5")));
+    }
+
+    @Test
+    void theJournalKeepsTheEventsOfTheLastSnapshotsOnlyAndStillRecovers() throws Exception {
+        // FedAvg-BBT: its results carry covariances, the events that made journals grow. 4 clients: a round opens,
+        // accepts 4 results and closes, so a snapshot every 6 events; the newest 2 snapshots and their events stay.
+        ExperimentConfig config = TestRuns.config("experiment.method=fedavg-bbt", "experiment.rounds=12",
+                "persistence.snapshot-every=1");
+        assertTrue(TestRuns.run(config, dir).succeeded());
+        long[] events = journalCounts("SELECT COUNT(*), MAX(\"sequence_number\") FROM \"event_journal\"");
+        long[] snapshots = journalCounts("SELECT COUNT(*), MAX(\"sequence_number\") FROM \"snapshot\"");
+        assertTrue(events[1] >= 12 * 6, "every round's events were written: " + events[1]);
+        assertTrue(events[0] <= 3 * 6 + 1, events[0] + " of " + events[1] + " events kept");
+        assertTrue(snapshots[0] >= 1 && snapshots[0] <= 3, snapshots[0] + " snapshots kept");
+
+        String hash = TestRuns.result(dir).get("global_mean_sha256").asText();
+        Files.delete(dir.resolve("result.json"));
+        assertTrue(TestRuns.run(config, dir).succeeded(), "recovers from the newest snapshot and the events after it");
+        assertEquals(hash, TestRuns.result(dir).get("global_mean_sha256").asText());
+        assertEquals(12, TestRuns.metrics(dir).size(), "every round's metrics come back from the snapshot");
+        assertEquals(hash, uninterruptedHash(config), "the same run as one that keeps its whole journal");
+    }
+
+    private String uninterruptedHash(ExperimentConfig config) {
+        ExperimentConfig whole = TestRuns.config("experiment.method=fedavg-bbt", "experiment.rounds=12",
+                "persistence.snapshot-every=1000");
+        assertEquals(config.runIdentity(), whole.runIdentity());
+        assertTrue(TestRuns.run(whole, dir.resolve("whole")).succeeded());
+        return TestRuns.result(dir.resolve("whole")).get("global_mean_sha256").asText();
+    }
+
+    /** The two numbers a query of the run folder's journal returns. */
+    private long[] journalCounts(String query) throws Exception {
+        try (Connection connection = DriverManager.getConnection(JournalSettings.jdbcUrl(dir), "sa", "");
+             Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery(query)) {
+            row.next();
+            return new long[] {row.getLong(1), row.getLong(2)};
+        }
     }
 }

@@ -37,10 +37,11 @@ public record ExperimentConfig(
 
     /**
      * Settings of how a run executes, not of what it computes: a row's scores do not depend on the batch it is
-     * scored in or on ONNX Runtime's thread count ({@code MiniLmPromptModelTest}), so a stopped run may continue with
-     * other values ({@code ExperimentRunnerTest}). Keys under {@code fedbpt.}; a prefix covers its whole section.
+     * scored in or on ONNX Runtime's thread count ({@code MiniLmPromptModelTest}), and the state a snapshot holds is
+     * the state its events rebuild, so a stopped run may continue with other values ({@code ExperimentRunnerTest}).
+     * Keys under {@code fedbpt.}; a prefix covers its whole section.
      */
-    public static final List<String> EXECUTION_KEYS = List.of("pool", "model.intra-op-threads");
+    public static final List<String> EXECUTION_KEYS = List.of("pool", "model.intra-op-threads", "persistence");
 
     /** Whether {@code key} (under {@code fedbpt.}) is, or lies in, an execution setting. */
     public static boolean isExecutionKey(String key) {

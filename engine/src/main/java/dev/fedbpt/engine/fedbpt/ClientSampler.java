@@ -10,6 +10,11 @@ public final class ClientSampler {
     private ClientSampler() {
     }
 
+    /** How many clients a round samples. */
+    public static int size(int population, double fraction) {
+        return Math.max(1, Math.min(population, (int) Math.round(fraction * population)));
+    }
+
     /** attempt lets a caller redraw (e.g. after a dropout) without reusing the same stream. */
     public static int[] sample(long seed, int round, int attempt, int population, double fraction) {
         if (population < 1) {
@@ -18,7 +23,7 @@ public final class ClientSampler {
         if (!(fraction > 0 && fraction <= 1)) {
             throw new IllegalArgumentException("fraction must be in (0, 1], was " + fraction);
         }
-        int m = Math.max(1, Math.min(population, (int) Math.round(fraction * population)));
+        int m = size(population, fraction);
         int[] ids = new int[population];
         for (int i = 0; i < population; i++) {
             ids[i] = i;
