@@ -51,10 +51,10 @@ public final class ExperimentRunner {
                               Consumer<String> progress) {
         String experimentHash = RunFolder.claim(runDirectory, config);
         JournalSchema.open(runDirectory, experimentHash);
-        if (RunFolder.executionDiffers(runDirectory, config)) {
-            progress.accept("continuing with other execution settings than " + RunFolder.CONFIG_FILE + "'s (pool "
-                    + config.pool() + ", intra-op threads " + config.model().intraOpThreads()
-                    + "); they do not change results");
+        List<String> executionChanges = RunFolder.executionChanges(runDirectory, config);
+        if (!executionChanges.isEmpty()) {
+            progress.accept("continuing with other execution settings than " + RunFolder.CONFIG_FILE + "'s ("
+                    + String.join(", ", executionChanges) + "); they do not change results");
         }
         List<ScoringModel> sessions = models.loadWorkers(config);
         try {

@@ -38,11 +38,14 @@ public final class RunFolder {
         }
     }
 
-    /** Whether {@code directory}'s stored configuration has other execution settings than {@code config}. */
-    public static boolean executionDiffers(Path directory, ExperimentConfig config) {
+    /**
+     * The execution settings in which {@code config} differs from {@code directory}'s stored configuration, as
+     * {@code "pool.workers 1 -> 2"}; none for a new folder.
+     */
+    public static List<String> executionChanges(Path directory, ExperimentConfig config) {
         Path stored = directory.resolve(CONFIG_FILE);
         return Files.isRegularFile(stored)
-                && !ConfigLoader.load(stored, List.of()).resolvedHocon().equals(config.resolvedHocon());
+                ? config.executionChangesFrom(ConfigLoader.load(stored, List.of())) : List.of();
     }
 
     /**

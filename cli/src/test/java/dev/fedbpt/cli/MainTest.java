@@ -92,7 +92,8 @@ class MainTest {
 
         assertEquals(Main.OK, Main.execute("resume", run.toString(), "--set", "pool.workers=2", "--set",
                 "fedbpt.model.intra-op-threads=1"), stderr());
-        assertTrue(stdout().contains("continuing with other execution settings"), stdout());
+        assertTrue(stdout().contains("continuing with other execution settings than config.conf's "
+                + "(model.intra-op-threads 0 -> 1, pool.workers 1 -> 2)"), stdout());
         assertTrue(Files.exists(run.resolve("result.json")));
         assertEquals(before.get("config.conf"), contents(run).get("config.conf"), "the stored file is kept as is");
     }

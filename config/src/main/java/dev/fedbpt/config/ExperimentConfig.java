@@ -10,6 +10,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * One experiment, fully resolved and validated. {@code resolvedHocon} is the whole resolved configuration as
@@ -46,6 +50,37 @@ public record ExperimentConfig(
     /** Whether {@code key} (under {@code fedbpt.}) is, or lies in, an execution setting. */
     public static boolean isExecutionKey(String key) {
         return EXECUTION_KEYS.stream().anyMatch(prefix -> key.equals(prefix) || key.startsWith(prefix + "."));
+    }
+
+    /**
+     * The execution settings in which this configuration differs from {@code stored}, each as
+     * {@code "pool.workers 1 -> 2"} (keys under {@code fedbpt.}, values as HOCON, in key order).
+     */
+    public List<String> executionChangesFrom(ExperimentConfig stored) {
+        Map<String, String> before = executionValues(stored.resolvedHocon);
+        Map<String, String> after = executionValues(resolvedHocon);
+        TreeSet<String> keys = new TreeSet<>(before.keySet());
+        keys.addAll(after.keySet());
+        List<String> changes = new ArrayList<>();
+        for (String key : keys) {
+            if (!Objects.equals(before.get(key), after.get(key))) {
+                changes.add(key + " " + before.getOrDefault(key, "unset") + " -> " + after.getOrDefault(key, "unset"));
+            }
+        }
+        return changes;
+    }
+
+    /** Every value under the execution keys, by its path under {@code fedbpt.}. */
+    private static Map<String, String> executionValues(String hocon) {
+        Config root = ConfigFactory.parseString(hocon).getConfig(ConfigLoader.ROOT);
+        Map<String, String> values = new TreeMap<>();
+        for (String key : EXECUTION_KEYS) {
+            if (root.hasPath(key)) {
+                root.withOnlyPath(key).entrySet().forEach(leaf ->
+                        values.put(leaf.getKey(), leaf.getValue().render(ConfigRenderOptions.concise())));
+            }
+        }
+        return values;
     }
 
     /**

@@ -96,4 +96,16 @@ class ConfigLoaderTest {
                 () -> ConfigLoader.load(null, List.of("model.onnx=/tmp/model.onnx")));
         assertEquals("fedbpt.model.tokenizer", error.key());
     }
+
+    @Test
+    void executionSettingsAreOutsideTheExperimentAndTheirChangesAreNamed() {
+        ExperimentConfig stored = ConfigLoader.load(null, List.of());
+        ExperimentConfig resumed = ConfigLoader.load(null, List.of("pool.workers=2", "persistence.snapshot-every=10"));
+        assertEquals(stored.experimentHocon(), resumed.experimentHocon());
+        assertEquals(stored.runIdentity(), resumed.runIdentity());
+        assertEquals(List.of("persistence.snapshot-every 2 -> 10", "pool.workers 1 -> 2"),
+                resumed.executionChangesFrom(stored));
+        assertEquals(List.of(), stored.executionChangesFrom(stored));
+        assertNotEquals(stored.experimentHocon(), ConfigLoader.load(null, List.of("search.sigma0=0.5")).experimentHocon());
+    }
 }
