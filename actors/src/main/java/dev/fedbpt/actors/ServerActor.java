@@ -156,13 +156,13 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     }
 
     /**
-     * A snapshot about every {@code snapshotEvery} rounds' worth of events, after which the events and snapshots
-     * older than the previous snapshot are deleted, so the journal stays the size of a few rounds however long the
-     * run: FedAvg-BBT's results carry the clients' d x d covariances (2.3 MB each at d = 500), and with every event
-     * kept a 50-round run of 10 clients wrote a 1.2 GB journal. Akka 2.8 deletes events only for snapshots counted
-     * in events, so a snapshot may fall inside a round; the state then holds the open round, as it does after a replay.
-     * Recovery needs only the newest snapshot and the events after it; the previous snapshot and its events are kept
-     * in case the newest cannot be read.
+     * A snapshot about every {@code snapshotEvery} rounds' worth of events, after which older snapshots and events
+     * are deleted, keeping the newest two snapshots and the events since the older of them, so the journal stays the
+     * size of a few rounds however long the run: FedAvg-BBT's results carry the clients' d x d covariances (2.3 MB
+     * each at d = 500), and with every event kept a 50-round run of 10 clients wrote a 1.2 GB journal. Akka 2.8
+     * deletes events only for snapshots counted in events, so a snapshot may fall inside a round; the state then
+     * holds the open round, as it does after a replay. Recovery needs only the newest snapshot and the events after
+     * it; the older one and its events are kept so the state can be rebuilt without the newest.
      */
     @Override
     public RetentionCriteria retentionCriteria() {
