@@ -170,7 +170,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     }
 
     /** Rounds' worth of events between snapshots: each round opens, accepts one result per sampled client, closes. */
-    static int eventsPerSnapshot(Settings settings) {
+    private static int eventsPerSnapshot(Settings settings) {
         int perRound = ClientSampler.size(settings.population(), settings.sampleFraction()) + 2;
         return Math.multiplyExact(settings.snapshotEvery(), perRound);
     }

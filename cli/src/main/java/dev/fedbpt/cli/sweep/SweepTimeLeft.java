@@ -71,10 +71,11 @@ public final class SweepTimeLeft {
         int untimed = 0;
         double millis = 0;
         for (Cell cell : selected) {
-            if (cell.status() == CellStatus.FINISHED) {
+            CellStatus status = cell.status(); // read from the cell's folder
+            if (status == CellStatus.FINISHED) {
                 continue;
             }
-            if (cell.status() == CellStatus.NEW && willCopy(cell, cells, selected)) {
+            if (status == CellStatus.NEW && willCopy(cell, cells, selected)) {
                 toCopy++;
                 continue;
             }
