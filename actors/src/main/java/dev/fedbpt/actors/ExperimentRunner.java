@@ -153,9 +153,14 @@ public final class ExperimentRunner {
                 case PAPER_EQ6 -> FedBptStrategy.StepRule.PAPER_EQ6;
                 case REFERENCE_CODE -> FedBptStrategy.StepRule.REFERENCE_CODE;
             }, config.search().population(), config.search().localIterations());
-            // Centralised BBT: FedAvg-BBT over its single client hands the client's whole CMA-ES state on, so the
-            // rounds chain into one local search. Zero-shot and ICL run no rounds; the strategy is never used.
-            case FEDAVG_BBT, CENTRALISED_BBT, ZERO_SHOT, ICL -> new FedAvgBbtStrategy();
+            case FEDAVG_BBT -> new FedAvgBbtStrategy(switch (config.search().fedAvgPaths()) {
+                case AVERAGE -> FedAvgBbtStrategy.Paths.AVERAGE;
+                case RESET -> FedAvgBbtStrategy.Paths.RESET;
+            });
+            // Centralised BBT: FedAvg-BBT over its single client hands the client's whole CMA-ES state on, paths
+            // included, so the rounds chain into one local search. Zero-shot and ICL run no rounds; the strategy is
+            // never used.
+            case CENTRALISED_BBT, ZERO_SHOT, ICL -> new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE);
         };
     }
 }

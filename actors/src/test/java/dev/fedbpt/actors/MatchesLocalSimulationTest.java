@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.fedbpt.Digests;
+import dev.fedbpt.engine.fedbpt.FedAvgBbtStrategy;
 import dev.fedbpt.engine.fedbpt.LocalSimulation;
 import dev.fedbpt.engine.fedbpt.SimulationConfig;
 import dev.fedbpt.engine.fedbpt.SimulationResult;
@@ -44,6 +45,24 @@ class MatchesLocalSimulationTest {
         assertTrue(TestRuns.run(TestRuns.config(), dir.resolve("tutorial"), FaultInjector.NONE).succeeded());
         assertNotEquals(mirroredHash, TestRuns.result(dir.resolve("tutorial")).get("global_mean_sha256").asText(),
                 "the variant changes the clients' search");
+    }
+
+    @Test
+    void fedAvgBbtWithResetPathsIsWiredThroughToTheServerButNotToCentralisedBbt() {
+        ExperimentConfig reset = TestRuns.config("experiment.method=fedavg-bbt", "search.fedavg-paths=reset");
+        assertEquals(FedAvgBbtStrategy.Paths.RESET, ((FedAvgBbtStrategy) ExperimentRunner.strategy(reset)).paths());
+        assertSameFinalMean(reset);
+        String resetHash = TestRuns.result(dir).get("global_mean_sha256").asText();
+        assertTrue(TestRuns.run(TestRuns.config("experiment.method=fedavg-bbt"), dir.resolve("average"),
+                FaultInjector.NONE).succeeded());
+        assertNotEquals(resetHash, TestRuns.result(dir.resolve("average")).get("global_mean_sha256").asText(),
+                "resetting the paths changes the run");
+
+        // Centralised BBT is one search continued round after round: its single client's paths always carry on.
+        ExperimentConfig centralised = TestRuns.config("experiment.method=centralised-bbt",
+                "search.fedavg-paths=reset");
+        assertEquals(FedAvgBbtStrategy.Paths.AVERAGE,
+                ((FedAvgBbtStrategy) ExperimentRunner.strategy(centralised)).paths());
     }
 
     private void assertSameFinalMean(ExperimentConfig config) {

@@ -136,7 +136,8 @@ public final class ConfigLoader {
                 r.intIn("search.population", 2, 100_000),
                 r.doubleIn("search.perturbation-rate", 0.0, 0.99),
                 r.enumValue("search.step-rule", ExperimentConfig.StepRule.class),
-                r.enumValue("search.cmaes-variant", ExperimentConfig.CmaesVariant.class));
+                r.enumValue("search.cmaes-variant", ExperimentConfig.CmaesVariant.class),
+                r.enumValue("search.fedavg-paths", ExperimentConfig.FedAvgPaths.class));
         var model = new ExperimentConfig.Model(
                 r.enumValue("model.backend", ExperimentConfig.Backend.class),
                 r.string("model.onnx"),

@@ -159,6 +159,9 @@ public record ExperimentConfig(
     /** The clients' local CMA-ES: Hansen's 2016 tutorial, or mirrored sampling with Hansen and Ros's active update. */
     public enum CmaesVariant { TUTORIAL, MIRRORED_ACTIVE }
 
+    /** What FedAvg-BBT's server does with the clients' evolution paths: averages them, or resets them to zero. */
+    public enum FedAvgPaths { AVERAGE, RESET }
+
     public enum Head { SIMILARITY, MASKED_LM }
 
     public enum Backend { ONNX, SYNTHETIC }
@@ -183,7 +186,8 @@ public record ExperimentConfig(
                              int maxAttempts) {}
 
     public record Search(int dimension, double sigma0, int localIterations, int population,
-                         double perturbationRate, StepRule stepRule, CmaesVariant cmaesVariant) {}
+                         double perturbationRate, StepRule stepRule, CmaesVariant cmaesVariant,
+                         FedAvgPaths fedAvgPaths) {}
 
     public record Model(Backend backend, String onnx, String tokenizer, Head head, double temperature, int promptLength,
                         long projectionSeed, int intraOpThreads) {}

@@ -23,6 +23,9 @@ class ConfigLoaderTest {
         assertEquals(ExperimentConfig.Method.FEDBPT, config.experiment().method());
         assertEquals(500, config.search().dimension());
         assertEquals(ExperimentConfig.StepRule.PAPER_EQ6, config.search().stepRule());
+        assertEquals(ExperimentConfig.FedAvgPaths.AVERAGE, config.search().fedAvgPaths());
+        assertEquals(ExperimentConfig.FedAvgPaths.RESET,
+                ConfigLoader.load(null, List.of("search.fedavg-paths=reset")).search().fedAvgPaths());
         assertEquals(Duration.ofMinutes(10), config.federation().roundDeadline());
     }
 

@@ -1,8 +1,11 @@
 package dev.fedbpt.cli.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fedbpt.config.ExperimentConfig;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -101,5 +104,19 @@ class SweepPlanTest {
         SweepPlan smoke = SweepPlan.validate(SweepFile.read(sweeps.resolve("smoke.conf")), dir, List.of());
         assertEquals(List.of("fedbpt-seed1", "fedbpt-seed2", "fedavg-bbt-seed1", "fedavg-bbt-seed2"),
                 smoke.cells().stream().map(SweepPlan.Cell::name).toList());
+    }
+
+    @Test
+    void everyShippedSweepFileHasValidCells() throws IOException {
+        List<Path> files;
+        try (var listing = Files.list(Path.of("..", "experiments", "sweeps"))) {
+            files = listing.filter(f -> f.toString().endsWith(".conf")).sorted().toList();
+        }
+        assertTrue(files.size() >= 6, "found " + files);
+        for (Path file : files) {
+            SweepPlan plan = SweepPlan.validate(SweepFile.read(file), dir.resolve(file.getFileName().toString()),
+                    List.of());
+            assertFalse(plan.cells().isEmpty(), file + " has no cells");
+        }
     }
 }

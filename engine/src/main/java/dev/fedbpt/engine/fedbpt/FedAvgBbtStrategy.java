@@ -6,16 +6,40 @@ import java.util.List;
 
 /**
  * FedAvg-BBT baseline: sample-count-weighted average (p_k = n_k / sum n) of the clients' final local CMA-ES
- * states: mean, sigma, covariance, and also both evolution paths (averaging the paths keeps the next round's
- * local searches starting from a consistent state; the paper says only "means, sigmas and covariances").
- * A weighted average of positive-definite matrices is positive definite, so C stays valid. The generation
- * counter becomes the largest local one. Results are summed in clientId order so arrival order never matters.
+ * states: mean, sigma and covariance, the three the paper names. The evolution paths are either averaged too
+ * ({@link Paths#AVERAGE}, the default: the next round's local searches continue from a consistent state) or reset
+ * to zero with the generation counter ({@link Paths#RESET}: each round's local searches start as a fresh CMA-ES
+ * from the averaged mean, sigma and covariance, as a pycma strategy built from them would). Either way the global
+ * sigma falls round after round, faster under RESET: cumulative step-size adaptation reads a short sigma path as
+ * steps that are too long, and 8 iterations are too few for a path that starts at zero to grow (c_sigma = 0.0072 at
+ * d = 500), while an average of ten largely independent paths is shorter than one (docs/RESULTS.md, "Why
+ * FedAvg-BBT's sigma falls").
+ * A weighted average of positive-definite matrices is positive definite, so C stays valid. Under AVERAGE the
+ * generation counter becomes the largest local one. Results are summed in clientId order so arrival order never matters.
  */
 public final class FedAvgBbtStrategy implements ServerStrategy {
 
+    /** What the server does with the clients' evolution paths. */
+    public enum Paths { AVERAGE, RESET }
+
+    private final Paths paths;
+
+    public FedAvgBbtStrategy(Paths paths) {
+        this.paths = paths;
+    }
+
+    /** Averages the paths too, as fedbpt always did before the choice existed. */
+    public FedAvgBbtStrategy() {
+        this(Paths.AVERAGE);
+    }
+
+    public Paths paths() {
+        return paths;
+    }
+
     @Override
     public String name() {
-        return "fedavg-bbt";
+        return paths == Paths.AVERAGE ? "fedavg-bbt" : "fedavg-bbt-reset-paths";
     }
 
     @Override
@@ -47,8 +71,6 @@ public final class FedAvgBbtStrategy implements ServerStrategy {
             }
             for (int i = 0; i < d; i++) {
                 mean[i] += p * r.mean()[i];
-                ps[i] += p * s.pathSigma()[i];
-                pc[i] += p * s.pathC()[i];
                 double[] ci = c[i];
                 double[] si = s.covariance()[i];
                 for (int j = 0; j < d; j++) {
@@ -56,7 +78,13 @@ public final class FedAvgBbtStrategy implements ServerStrategy {
                 }
             }
             sigma += p * s.sigma();
-            generation = Math.max(generation, s.generation());
+            if (paths == Paths.AVERAGE) {
+                for (int i = 0; i < d; i++) {
+                    ps[i] += p * s.pathSigma()[i];
+                    pc[i] += p * s.pathC()[i];
+                }
+                generation = Math.max(generation, s.generation());
+            }
         }
         return new GlobalState(current.round() + 1, new CmaesState(mean, sigma, c, ps, pc, generation));
     }

@@ -138,7 +138,8 @@ class LocalSimulationTest {
         int rounds = 30;
         StringBuilder failures = new StringBuilder();
         for (ServerStrategy strategy : List.of(new FedBptStrategy(5, 8),
-                new FedBptStrategy(FedBptStrategy.StepRule.REFERENCE_CODE, 5, 8), new FedAvgBbtStrategy())) {
+                new FedBptStrategy(FedBptStrategy.StepRule.REFERENCE_CODE, 5, 8), new FedAvgBbtStrategy(),
+                new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.RESET))) {
             SimulationConfig cfg = new SimulationConfig(11, rounds, clients, 1.0, d, 1.0,
                     new ClientSearchConfig(8, 5, 0.0), strategy);
             SimulationResult res = LocalSimulation.run(cfg, data, VOCAB, f);

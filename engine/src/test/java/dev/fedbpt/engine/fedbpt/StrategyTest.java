@@ -103,6 +103,32 @@ class StrategyTest {
     }
 
     @Test
+    void fedAvgAveragesTheEvolutionPathsOrResetsThemLikeAFreshSearch() {
+        // p = 1/4, 3/4: paths (4,0),(0,4) -> (1,3); (0,8),(8,0) -> (6,2); generations 16, 24
+        List<LocalResult> rs = List.of(
+                result(0, new double[] {0, 4}, new double[] {1}, 0.5, 1, new CmaesState(new double[] {0, 4}, 1,
+                        new double[][] {{1, 0}, {0, 1}}, new double[] {4, 0}, new double[] {0, 8}, 16)),
+                result(1, new double[] {4, 0}, new double[] {2}, 0.1, 3, new CmaesState(new double[] {4, 0}, 2,
+                        new double[][] {{2, 0}, {0, 2}}, new double[] {0, 4}, new double[] {8, 0}, 24)));
+        GlobalState g0 = new GlobalState(0, CmaesState.initial(new double[2], 1));
+
+        CmaesState averaged = new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE).aggregate(g0, rs).cmaes();
+        assertArrayEquals(new double[] {1, 3}, averaged.pathSigma(), 1e-15);
+        assertArrayEquals(new double[] {6, 2}, averaged.pathC(), 1e-15);
+        assertEquals(24, averaged.generation());
+        assertEquals(averaged, new FedAvgBbtStrategy().aggregate(g0, rs).cmaes(), "averaging is the default");
+
+        CmaesState reset = new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.RESET).aggregate(g0, rs).cmaes();
+        assertArrayEquals(new double[] {0, 0}, reset.pathSigma());
+        assertArrayEquals(new double[] {0, 0}, reset.pathC());
+        assertEquals(0, reset.generation());
+        assertArrayEquals(averaged.mean(), reset.mean());
+        assertEquals(averaged.sigma(), reset.sigma());
+        assertArrayEquals(averaged.covariance()[0], reset.covariance()[0]);
+        assertArrayEquals(averaged.covariance()[1], reset.covariance()[1]);
+    }
+
+    @Test
     void rejectsInconsistentResults() {
         FedBptStrategy s = new FedBptStrategy(5, 3); // expects 3 sigmas
         GlobalState g0 = new GlobalState(0, CmaesState.initial(new double[2], 1.0));
