@@ -95,7 +95,8 @@ final class SweepCommand implements Callable<Integer> {
     }
 
     private static void printTimeLeft(SweepPlan plan, List<Cell> toDo) {
-        System.out.println("fedbpt: sweep: " + SweepTimeLeft.of(plan.cells(), toDo).text());
+        System.out.println("fedbpt: sweep: "
+                + SweepTimeLeft.of(plan.cells(), toDo, SweepTimeLeft.finishedRunsBeside(plan.out())).text());
     }
 
     private static void refuseChangedFolders(List<Cell> selected) {

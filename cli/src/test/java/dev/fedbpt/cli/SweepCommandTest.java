@@ -76,7 +76,7 @@ class SweepCommandTest {
         assertTrue(stdout().contains("4 cells in " + results + ": 0 finished, 0 partial, 4 new"), stdout());
         assertTrue(stdout().contains("cell 3/4 fedavg-bbt-seed1: starting"), stdout());
         assertTrue(stdout().contains("    round   2/2"), stdout());
-        assertTrue(stdout().contains("fedbpt: sweep: 4 cells to run, untimed: no finished cell does the same work"),
+        assertTrue(stdout().contains("fedbpt: sweep: 4 cells to run, untimed: no finished run does the same work"),
                 stdout());
         assertTrue(stdout().contains("fedbpt: sweep: 3 cells to run, about "), "timed by the first: " + stdout());
         List<byte[]> first = new ArrayList<>();

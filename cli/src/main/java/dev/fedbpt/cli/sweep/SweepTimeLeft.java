@@ -2,9 +2,13 @@ package dev.fedbpt.cli.sweep;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.actors.TimeLeft;
 import dev.fedbpt.cli.sweep.SweepPlan.Cell;
+import dev.fedbpt.config.ConfigError;
+import dev.fedbpt.config.ConfigLoader;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,10 +18,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
- * How long a sweep's unfinished cells will take, from the round times its finished cells recorded in their
- * metrics.jsonl. A cell is timed by the finished cells that do the same work per round: the same configuration up to
+ * How long a sweep's unfinished cells will take, from the round times finished runs recorded in their metrics.jsonl:
+ * the sweep's own finished cells and the finished runs of other sweeps beside its output folder (a probe in
+ * {@code results/step-rule} is timed by the grid's runs in {@code results/paper}). A cell is timed by the finished
+ * runs that do the same work per round: the same configuration up to
  * keys that change the numbers but not the rows scored ({@link #SAME_WORK_KEYS}), all tuning methods alike (each
  * scores clean and, unless r_p is 0, perturbed rows of every candidate). Methods that only evaluate record no rounds, so they and cells
  * with nothing like them finished stay untimed. Display only: the sweep runs the same without it.
@@ -28,8 +35,8 @@ public final class SweepTimeLeft {
      * of the perturbation rate, only whether it is 0 counts (no perturbed rows then).
      */
     static final List<String> SAME_WORK_KEYS = List.of("experiment.seed", "data.split", "data.dirichlet-alpha",
-            "search.perturbation-rate", "search.step-rule", "search.cmaes-variant", "search.sigma0",
-            "model.temperature", "model.projection-seed");
+            "search.perturbation-rate", "search.step-rule", "search.cmaes-variant", "search.fedavg-paths",
+            "search.sigma0", "model.temperature", "model.projection-seed");
     private static final String METRICS_FILE = "metrics.jsonl";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -42,24 +49,32 @@ public final class SweepTimeLeft {
      * @param untimed cells to run that no finished cell times
      */
     public record Estimate(int toRun, int toCopy, long millis, int untimed) {
-        /** E.g. "6 cells to run, about 8 h 05 min (round times of finished cells like them); 4 to copy". */
+        /** E.g. "6 cells to run, about 8 h 05 min (round times of finished runs like them); 4 to copy". */
         public String text() {
             String copies = toCopy == 0 ? "" : "; " + toCopy + " to copy";
             if (toRun == 0) {
                 return "nothing to run" + copies;
             }
-            String time = untimed == toRun ? "untimed: no finished cell does the same work per round"
-                    : "about " + TimeLeft.format(millis) + " (round times of finished cells like them"
-                    + (untimed == 0 ? ")" : "; " + untimed + " untimed, no finished cell like them)");
+            String time = untimed == toRun ? "untimed: no finished run does the same work per round"
+                    : "about " + TimeLeft.format(millis) + " (round times of finished runs like them"
+                    + (untimed == 0 ? ")" : "; " + untimed + " untimed, no finished run like them)");
             return String.format(Locale.ROOT, "%d cell%s to run, %s%s", toRun, toRun == 1 ? "" : "s", time, copies);
         }
     }
 
     /** The time {@code selected}'s unfinished cells need, timed by the finished cells of {@code cells}. */
     public static Estimate of(List<Cell> cells, List<Cell> selected) {
+        return of(cells, selected, List.of());
+    }
+
+    /**
+     * The time {@code selected}'s unfinished cells need, timed by the finished cells of {@code cells} and the
+     * finished runs of {@code elsewhere} ({@link #finishedRunsBeside}).
+     */
+    public static Estimate of(List<Cell> cells, List<Cell> selected, List<Cell> elsewhere) {
         Map<String, List<Long>> roundMillis = new HashMap<>();
         Set<String> runsCounted = new HashSet<>();
-        for (Cell cell : cells) {
+        for (Cell cell : concat(cells, elsewhere)) {
             // A copied cell holds its twin's metrics: count each run once.
             if (cell.status() == CellStatus.FINISHED && runsCounted.add(cell.config().runIdentity())) {
                 roundMillis.computeIfAbsent(workIdentity(cell), key -> new ArrayList<>())
@@ -89,6 +104,52 @@ public final class SweepTimeLeft {
             millis += Math.max(0, roundsLeft) * times.stream().mapToLong(Long::longValue).average().orElse(0);
         }
         return new Estimate(toRun, toCopy, Math.round(millis), untimed);
+    }
+
+    /**
+     * The finished runs in the folders beside {@code out} (other sweeps' cells: {@code PARENT/SWEEP/RUN} with a
+     * result.json), each as a cell of its stored configuration. Runs whose configuration this version cannot read
+     * are left out: they would time nothing it can run.
+     */
+    public static List<Cell> finishedRunsBeside(Path out) {
+        Path absolute = out.toAbsolutePath().normalize();
+        Path parent = absolute.getParent();
+        List<Cell> runs = new ArrayList<>();
+        if (parent == null) {
+            return runs;
+        }
+        for (Path sweepFolder : subfolders(parent)) {
+            if (sweepFolder.equals(absolute)) {
+                continue;
+            }
+            for (Path run : subfolders(sweepFolder)) {
+                Path config = run.resolve(RunFolder.CONFIG_FILE);
+                if (!Files.isRegularFile(run.resolve(CellStatus.RESULT_FILE)) || !Files.isRegularFile(config)) {
+                    continue;
+                }
+                try {
+                    SweepCell spec = new SweepCell(run.getFileName().toString(), run, Map.of(), List.of());
+                    runs.add(new Cell(spec, ConfigLoader.load(config, List.of())));
+                } catch (ConfigError unreadable) {
+                    // e.g. a key this version no longer knows
+                }
+            }
+        }
+        return runs;
+    }
+
+    private static List<Path> subfolders(Path folder) {
+        try (Stream<Path> listing = Files.list(folder)) {
+            return listing.filter(Files::isDirectory).sorted().toList();
+        } catch (IOException | UncheckedIOException e) {
+            return List.of(); // an estimate only: an unreadable folder times nothing
+        }
+    }
+
+    private static List<Cell> concat(List<Cell> first, List<Cell> second) {
+        List<Cell> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
     }
 
     /** Whether the sweep will copy {@code cell}: its first twin has finished, or runs before it in this sweep. */

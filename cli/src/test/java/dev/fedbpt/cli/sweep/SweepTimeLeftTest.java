@@ -16,15 +16,20 @@ class SweepTimeLeftTest {
     Path dir;
 
     private SweepPlan plan(String axes) throws Exception {
-        Path file = dir.resolve("sweep.conf");
+        return plan(axes, "", "out");
+    }
+
+    private SweepPlan plan(String axes, String set, String out) throws Exception {
+        Path file = dir.resolve(out + ".conf");
         Files.writeString(file, """
                 sweep {
                   out = "unused"
                   set { model.backend = "synthetic", experiment.rounds = 10, data.shots-per-class = 4 }
+                  set { %s }
                   grids = [ { axes = [ %s ] } ]
                 }
-                """.formatted(axes));
-        return SweepPlan.validate(SweepFile.read(file), dir.resolve("out"), List.of());
+                """.formatted(set, axes));
+        return SweepPlan.validate(SweepFile.read(file), dir.resolve(out), List.of());
     }
 
     private static Cell cell(SweepPlan plan, String name) {
@@ -60,8 +65,8 @@ class SweepTimeLeftTest {
         // centralised cell (6 rounds left) and its seed 2 (10). The dirichlet zero-shot and centralised cells copy
         // their iid twins, finished or run earlier in the sweep.
         assertEquals(new SweepTimeLeft.Estimate(6, 4, 3 * 10_000 + 6_000 + 10_000, 1), estimate);
-        assertEquals("6 cells to run, about 46 s (round times of finished cells like them; 1 untimed, no finished "
-                + "cell like them); 4 to copy", estimate.text());
+        assertEquals("6 cells to run, about 46 s (round times of finished runs like them; 1 untimed, no finished "
+                + "run like them); 4 to copy", estimate.text());
 
         List<Cell> onlySeed2 = plan.cells().stream().filter(c -> c.name().endsWith("seed2")).toList();
         assertEquals(new SweepTimeLeft.Estimate(4, 2, 3 * 10_000, 1), SweepTimeLeft.of(plan.cells(), onlySeed2),
@@ -80,8 +85,35 @@ class SweepTimeLeftTest {
 
         assertEquals(new SweepTimeLeft.Estimate(3, 0, 0, 3), estimate,
                 "r_p 0 scores no perturbed rows, and 8 shots score twice the rows of 4");
-        assertEquals("3 cells to run, untimed: no finished cell does the same work per round", estimate.text());
+        assertEquals("3 cells to run, untimed: no finished run does the same work per round", estimate.text());
         ran(cell(plan, "rp0.5-shots4"), true, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000);
         assertEquals("nothing to run", SweepTimeLeft.of(plan.cells(), List.of(cell(plan, "rp0.5-shots4"))).text());
+    }
+
+    @Test
+    void aProbeIsTimedByTheFinishedRunsOfTheSweepsBesideIt() throws Exception {
+        String axes = """
+                { name = "seed", key = "experiment.seed", prefix = "seed", values = [1, 2] }
+                """;
+        SweepPlan grid = plan(axes, "", "grid");
+        ran(cell(grid, "seed1"), true, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000);
+        ran(cell(grid, "seed2"), false, 9000); // partial: times nothing
+        // A run of another fedbpt whose configuration this one cannot read is left out.
+        Path unreadable = dir.resolve("old").resolve("run");
+        Files.createDirectories(unreadable);
+        Files.writeString(unreadable.resolve("config.conf"), "fedbpt.search.no-such-key = 1\n");
+        Files.writeString(unreadable.resolve(CellStatus.RESULT_FILE), "{}");
+
+        SweepPlan probe = plan(axes, "search.step-rule = \"reference-code\"", "probe");
+        assertEquals(new SweepTimeLeft.Estimate(2, 0, 0, 2), SweepTimeLeft.of(probe.cells(), probe.cells()),
+                "nothing in its own folder times it");
+        List<Cell> beside = SweepTimeLeft.finishedRunsBeside(probe.out());
+        assertEquals(List.of(grid.out().resolve("seed1").toAbsolutePath()),
+                beside.stream().map(Cell::folder).toList());
+        assertEquals(new SweepTimeLeft.Estimate(2, 0, 2 * 10 * 3000, 0),
+                SweepTimeLeft.of(probe.cells(), probe.cells(), beside), "the step rule changes no row scored");
+        assertEquals(List.of(), SweepTimeLeft.finishedRunsBeside(grid.out()).stream()
+                .filter(run -> run.folder().startsWith(grid.out().toAbsolutePath())).toList(),
+                "a sweep's own cells are not counted twice");
     }
 }
