@@ -3,6 +3,7 @@ package dev.fedbpt.engine.fedbpt;
 import dev.fedbpt.engine.cmaes.CmaesState;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * FedAvg-BBT baseline: sample-count-weighted average (p_k = n_k / sum n) of the clients' final local CMA-ES
@@ -25,7 +26,7 @@ public final class FedAvgBbtStrategy implements ServerStrategy {
     private final Paths paths;
 
     public FedAvgBbtStrategy(Paths paths) {
-        this.paths = paths;
+        this.paths = Objects.requireNonNull(paths, "paths");
     }
 
     /** Averages the paths too, as fedbpt always did before the choice existed. */
