@@ -69,14 +69,16 @@ public final class SweepTimeLeft {
 
     /**
      * The time {@code selected}'s unfinished cells need, timed by the finished cells of {@code cells} and the
-     * finished runs of {@code elsewhere} ({@link #finishedRunsBeside}).
+     * finished runs of {@code elsewhere} ({@link #finishedRunsBeside}, finished by construction).
      */
     public static Estimate of(List<Cell> cells, List<Cell> selected, List<Cell> elsewhere) {
+        List<Cell> finished = new ArrayList<>(cells.stream().filter(c -> c.status() == CellStatus.FINISHED).toList());
+        finished.addAll(elsewhere);
         Map<String, List<Long>> roundMillis = new HashMap<>();
         Set<String> runsCounted = new HashSet<>();
-        for (Cell cell : concat(cells, elsewhere)) {
+        for (Cell cell : finished) {
             // A copied cell holds its twin's metrics: count each run once.
-            if (cell.status() == CellStatus.FINISHED && runsCounted.add(cell.config().runIdentity())) {
+            if (runsCounted.add(cell.config().runIdentity())) {
                 roundMillis.computeIfAbsent(workIdentity(cell), key -> new ArrayList<>())
                         .addAll(roundMillis(cell.folder()));
             }
@@ -144,12 +146,6 @@ public final class SweepTimeLeft {
         } catch (IOException | UncheckedIOException e) {
             return List.of(); // an estimate only: an unreadable folder times nothing
         }
-    }
-
-    private static List<Cell> concat(List<Cell> first, List<Cell> second) {
-        List<Cell> all = new ArrayList<>(first);
-        all.addAll(second);
-        return all;
     }
 
     /** Whether the sweep will copy {@code cell}: its first twin has finished, or runs before it in this sweep. */
