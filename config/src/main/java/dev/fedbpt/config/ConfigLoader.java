@@ -28,8 +28,7 @@ public final class ConfigLoader {
     private ConfigLoader() {}
 
     public static ExperimentConfig load(Path experimentFile, List<String> overrides) {
-        Config reference = ConfigFactory.parseResources(ConfigLoader.class.getClassLoader(), DEFAULTS)
-                .getConfig(ROOT);
+        Config reference = reference();
         Config merged = reference;
         if (experimentFile != null) {
             merged = parseFile(experimentFile).withFallback(merged);
@@ -39,6 +38,14 @@ public final class ConfigLoader {
         }
         rejectUnknownKeys(merged, reference);
         return read(merged.resolve());
+    }
+
+    /**
+     * Every key with its default value (under {@code fedbpt}, without the root). A key added after a run was made
+     * defaults to what runs did before it existed, so this is also what an older run folder's missing keys were.
+     */
+    public static Config reference() {
+        return ConfigFactory.parseResources(ConfigLoader.class.getClassLoader(), DEFAULTS).getConfig(ROOT);
     }
 
     public static ExperimentConfig loadDefaults() {

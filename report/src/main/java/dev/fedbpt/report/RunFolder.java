@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigValue;
+import dev.fedbpt.config.ConfigLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -22,7 +23,8 @@ import java.util.stream.Stream;
  * One run folder: its resolved configuration (flattened to {@code section.key -> value}, without the {@code fedbpt}
  * root), its per-round metrics and, when it finished, its result.
  *
- * @param settings every key of {@code config.conf} under {@code fedbpt}, values as text, sorted by key
+ * @param settings every key of {@code config.conf} under {@code fedbpt}, and the default of each key the folder's
+ *                 version did not have yet, values as text, sorted by key
  * @param result   null while the run is unfinished (no {@code result.json})
  */
 public record RunFolder(Path directory, SortedMap<String, String> settings, List<MetricsRow> rows, RunResult result) {
@@ -148,7 +150,8 @@ public record RunFolder(Path directory, SortedMap<String, String> settings, List
         }
         Config config;
         try {
-            config = root.getConfig("fedbpt");
+            // A folder written before a key existed ran with its default, as resuming it would.
+            config = root.getConfig("fedbpt").withFallback(ConfigLoader.reference()).resolve();
         } catch (ConfigException e) {
             throw new ReportInputException(file, 0, "fedbpt must be an object: " + e.getMessage(), e);
         }

@@ -77,6 +77,17 @@ final class FakeRuns {
         return dir;
     }
 
+    /** Adds {@code key = value} to the search section of a fake run's config.conf. */
+    static void setSearchKey(Path run, String key, String value) {
+        Path file = run.resolve("config.conf");
+        try {
+            String line = "search {\n            %s = \"%s\"".formatted(key, value);
+            write(file, Files.readString(file).replace("search {", line));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static void write(Path file, String text) {
         try {
             Files.createDirectories(file.getParent());

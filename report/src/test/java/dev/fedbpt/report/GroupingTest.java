@@ -26,6 +26,23 @@ class GroupingTest {
     }
 
     @Test
+    void aKeyThatARunFolderPredatesCountsAsItsDefaultNotAsAVaryingParameter() {
+        Path older = FakeRuns.run(dir.resolve("older"), "ag-news", "dirichlet", "fedavg-bbt", 1, 0.5, 2, 2, 0.7, true);
+        Path newer = FakeRuns.run(dir.resolve("newer"), "ag-news", "dirichlet", "fedavg-bbt", 2, 0.5, 2, 2, 0.7, true);
+        Path reset = FakeRuns.run(dir.resolve("reset"), "ag-news", "dirichlet", "fedavg-bbt", 1, 0.5, 2, 2, 0.7, true);
+        FakeRuns.setSearchKey(newer, "fedavg-paths", "average");
+        FakeRuns.setSearchKey(reset, "fedavg-paths", "reset");
+
+        RunFolder olderRun = RunFolder.read(older);
+        assertEquals("average", olderRun.settings().get("search.fedavg-paths"));
+        assertEquals(List.of(), Grouping.of(List.of(olderRun, RunFolder.read(newer))).varyingKeys());
+
+        Grouping withReset = Grouping.of(List.of(olderRun, RunFolder.read(newer), RunFolder.read(reset)));
+        assertEquals(List.of("search.fedavg-paths"), withReset.varyingKeys());
+        assertEquals(List.of(2, 1), withReset.series().stream().map(s -> s.runs().size()).toList());
+    }
+
+    @Test
     void runFolderReadsSettingsMetricsAndResult() {
         RunFolder run = RunFolder.read(FakeRuns.run(dir.resolve("r"), "ag-news", "dirichlet", "fedbpt", 7, 0.5, 3, 5,
                 0.6, true));
