@@ -74,7 +74,7 @@ public final class Tables {
     static String evaluationSplit(Grouping grouping) {
         TreeSet<String> splits = new TreeSet<>();
         for (Series series : grouping.series()) {
-            series.runs().forEach(run -> splits.add(run.settings().getOrDefault("data.eval-split", "test")));
+            series.runs().forEach(run -> splits.add(run.settings().get("data.eval-split")));
         }
         return splits.isEmpty() ? "test" : String.join("/", splits);
     }
