@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -215,6 +216,15 @@ public final class RunOutputs implements RunListener {
         line.put("results_rejected", incidents.rejectedResults());
         line.put("results_late", incidents.lateResults());
         line.put("global_mean_sha256", summary.globalMeanSha256());
+        List<Map<String, Object>> clients = new ArrayList<>();
+        for (RoundSummary.ClientUpload upload : summary.clients()) {
+            Map<String, Object> client = new LinkedHashMap<>();
+            client.put("id", upload.clientId());
+            client.put("loss", upload.loss());
+            client.put("samples", upload.sampleCount());
+            clients.add(client);
+        }
+        line.put("clients", clients);
         return toJson(line);
     }
 

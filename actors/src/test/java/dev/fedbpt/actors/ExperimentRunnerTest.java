@@ -18,6 +18,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +53,22 @@ class ExperimentRunnerTest {
         assertEquals(4, metrics.get(0).get("reported").asInt());
         assertEquals(4L * (24 + 3 + 1) * 8, metrics.get(0).get("bytes_up").asLong());
         assertTrue(metrics.get(0).get("forward_rows").asLong() > 0);
+        for (JsonNode round : metrics) {
+            JsonNode clients = round.get("clients");
+            assertEquals(List.of(0, 1, 2, 3), ids(clients), "every reporting client, by id");
+            double sum = 0;
+            for (JsonNode client : clients) {
+                sum += client.get("loss").asDouble();
+                assertTrue(client.get("samples").asInt() > 0);
+            }
+            assertEquals(round.get("mean_client_loss").asDouble(), sum / clients.size(), 1e-12);
+        }
+    }
+
+    private static List<Integer> ids(JsonNode clients) {
+        List<Integer> ids = new ArrayList<>();
+        clients.forEach(client -> ids.add(client.get("id").asInt()));
+        return ids;
     }
 
     @Test
@@ -75,6 +92,7 @@ class ExperimentRunnerTest {
         for (JsonNode round : TestRuns.metrics(dir)) {
             assertEquals(1, round.get("dropped").asInt());
             assertEquals(3, round.get("reported").asInt());
+            assertEquals(List.of(0, 2, 3), ids(round.get("clients")), "the dropped client uploaded nothing");
         }
     }
 
@@ -178,6 +196,7 @@ class ExperimentRunnerTest {
         assertTrue(TestRuns.run(config, dir).succeeded(), "recovers from the newest snapshot and the events after it");
         assertEquals(hash, TestRuns.result(dir).get("global_mean_sha256").asText());
         assertEquals(12, TestRuns.metrics(dir).size(), "every round's metrics come back from the snapshot");
+        TestRuns.metrics(dir).forEach(round -> assertEquals(List.of(0, 1, 2, 3), ids(round.get("clients"))));
         assertEquals(hash, uninterruptedHash(config), "the same run as one that keeps its whole journal");
     }
 

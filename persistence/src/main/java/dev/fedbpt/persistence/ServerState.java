@@ -78,7 +78,9 @@ public record ServerState(
         long bytesDown = (long) open.sampled().length * strategy.downlinkBytes(global);
         RoundSummary summary = new RoundSummary(event.round(), open.attempt(), open.sampled().length,
                 results.size(), open.dropped().size(), meanLoss, next.cmaes().sigma(), null, bytesUp, bytesDown,
-                event.forwardRows(), event.wallMs(), event.incidents(), Digests.sha256(next.cmaes().mean()));
+                event.forwardRows(), event.wallMs(), event.incidents(), Digests.sha256(next.cmaes().mean()),
+                results.stream().map(r -> new RoundSummary.ClientUpload(r.clientId(), r.loss(), r.sampleCount()))
+                        .toList());
         List<RoundSummary> completed = new ArrayList<>(rounds);
         completed.add(summary);
         return new ServerState(configHash, next, null, List.copyOf(completed), zeroShotAccuracy, finished);
