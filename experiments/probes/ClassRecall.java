@@ -67,11 +67,7 @@ public class ClassRecall {
             }
             float[][] scores = model.score(batch);
             for (int i = 0; i < scores.length; i++) {
-                int best = 0;
-                for (int c = 1; c < classes; c++) {
-                    best = scores[i][c] > scores[i][best] ? c : best;
-                }
-                confusion[test.labels()[start + i]][best]++;
+                confusion[test.labels()[start + i]][Evaluator.argmax(scores[i])]++;
             }
         }
         return confusion;

@@ -94,8 +94,8 @@ public final class Evaluator {
         }));
     }
 
-    /** Index of the largest score; NaN scores never win, ties go to the lower class index. */
-    static int argmax(float[] scores) {
+    /** The predicted class: index of the largest score; NaN scores never win, ties go to the lower class index. */
+    public static int argmax(float[] scores) {
         int best = 0;
         for (int i = 1; i < scores.length; i++) {
             if (scores[i] > scores[best] || Float.isNaN(scores[best])) {
