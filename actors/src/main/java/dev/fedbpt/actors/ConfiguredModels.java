@@ -9,6 +9,7 @@ import dev.fedbpt.inference.ModelLoadException;
 import dev.fedbpt.inference.ModelOptions;
 import dev.fedbpt.inference.ModelSource;
 import dev.fedbpt.inference.ModelTokenizer;
+import dev.fedbpt.inference.Pooling;
 import dev.fedbpt.inference.PromptModel;
 import dev.fedbpt.inference.PromptSpec;
 import dev.fedbpt.inference.PromptTokenizer;
@@ -30,7 +31,8 @@ public final class ConfiguredModels implements ModelFactory {
         }
         TaskDefinition task = Tasks.byName(config.data().task());
         HeadSpec head = switch (model.head()) {
-            case SIMILARITY -> new HeadSpec.Similarity(task.labelDescriptions(), model.temperature());
+            case SIMILARITY -> new HeadSpec.Similarity(task.labelDescriptions(), model.temperature(),
+                    Pooling.valueOf(model.pooling().name()));
             case MASKED_LM -> new HeadSpec.MaskedLm(task.labelWords());
         };
         try {
@@ -60,14 +62,24 @@ public final class ConfiguredModels implements ModelFactory {
     }
 
     private static ModelSource source(ExperimentConfig.Model model) {
-        return model.onnx().isEmpty() ? ModelSource.bundled()
-                : new ModelSource(existing(model.onnx(), "fedbpt.model.onnx"),
-                        existing(model.tokenizer(), "fedbpt.model.tokenizer"));
+        if (model.onnx().isEmpty()) {
+            try {
+                return ModelSource.bundled(model.bundled());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigError("fedbpt.model.bundled", e.getMessage());
+            }
+        }
+        return new ModelSource(existing(model.onnx(), "fedbpt.model.onnx"),
+                existing(model.tokenizer(), "fedbpt.model.tokenizer"));
     }
 
     private static PromptSpec prompt(ExperimentConfig config) {
+        PromptSpec.Injection injection = switch (config.model().promptInjection()) {
+            case PREPEND -> PromptSpec.Injection.PREPEND;
+            case ADD_AFTER_LAYERNORM -> PromptSpec.Injection.ADD_AFTER_LAYERNORM;
+        };
         return new PromptSpec(config.model().promptLength(), config.search().dimension(),
-                config.model().projectionSeed());
+                config.model().projectionSeed(), injection);
     }
 
     private static Path existing(String file, String key) {

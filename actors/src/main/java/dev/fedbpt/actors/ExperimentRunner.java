@@ -8,7 +8,6 @@ import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.engine.cmaes.Cmaes;
 import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
 import dev.fedbpt.engine.fedbpt.FedAvgBbtStrategy;
 import dev.fedbpt.engine.fedbpt.FedBptStrategy;
@@ -139,23 +138,48 @@ public final class ExperimentRunner {
     }
 
     public static ClientSearchConfig searchConfig(ExperimentConfig config) {
-        return new ClientSearchConfig(config.search().localIterations(), config.search().population(),
-                config.search().perturbationRate(), strategy(config).needsLocalStates(),
-                switch (config.search().cmaesVariant()) {
-                    case TUTORIAL -> Cmaes.Variant.TUTORIAL;
-                    case MIRRORED_ACTIVE -> Cmaes.Variant.MIRRORED_ACTIVE;
+        ExperimentConfig.Search search = config.search();
+        return new ClientSearchConfig(search.localIterations(), search.population(), search.perturbationRate(),
+                strategy(config).needsLocalStates(),
+                switch (search.cmaesVariant()) {
+                    case TUTORIAL -> ClientSearchConfig.Optimizer.TUTORIAL;
+                    case MIRRORED_ACTIVE -> ClientSearchConfig.Optimizer.MIRRORED_ACTIVE;
+                    case PYCMA -> ClientSearchConfig.Optimizer.PYCMA;
+                },
+                switch (search.uploadedSigmas()) {
+                    case USED -> ClientSearchConfig.SigmaList.USED;
+                    case AFTER_TELL -> ClientSearchConfig.SigmaList.AFTER_TELL;
+                },
+                switch (search.clientStart()) {
+                    case GLOBAL_STATE -> ClientSearchConfig.Start.GLOBAL_STATE;
+                    case LIGHT_COPY -> ClientSearchConfig.Start.LIGHT_COPY;
+                },
+                switch (search.clientRanking()) {
+                    case CLEAN_LOSS -> ClientSearchConfig.Ranking.CLEAN_LOSS;
+                    case RATIO_FITNESS -> ClientSearchConfig.Ranking.RATIO_FITNESS;
+                },
+                switch (search.perturbationMask()) {
+                    case PER_ITERATION -> ClientSearchConfig.Mask.PER_ITERATION;
+                    case PER_ROUND -> ClientSearchConfig.Mask.PER_ROUND;
                 });
     }
 
     public static ServerStrategy strategy(ExperimentConfig config) {
+        ExperimentConfig.Search search = config.search();
         return switch (config.experiment().method()) {
-            case FEDBPT -> new FedBptStrategy(switch (config.search().stepRule()) {
+            case FEDBPT -> new FedBptStrategy(switch (search.stepRule()) {
                 case PAPER_EQ6 -> FedBptStrategy.StepRule.PAPER_EQ6;
                 case REFERENCE_CODE -> FedBptStrategy.StepRule.REFERENCE_CODE;
-            }, config.search().population(), config.search().localIterations());
-            case FEDAVG_BBT -> new FedAvgBbtStrategy(switch (config.search().fedAvgPaths()) {
+            }, switch (search.serverCmaes()) {
+                case TUTORIAL -> FedBptStrategy.ServerEs.TUTORIAL;
+                case PYCMA -> FedBptStrategy.ServerEs.PYCMA;
+            }, search.population(), search.localIterations());
+            case FEDAVG_BBT -> new FedAvgBbtStrategy(switch (search.fedAvgPaths()) {
                 case AVERAGE -> FedAvgBbtStrategy.Paths.AVERAGE;
                 case RESET -> FedAvgBbtStrategy.Paths.RESET;
+            }, switch (search.fedAvgWeights()) {
+                case SAMPLES -> FedAvgBbtStrategy.Weights.SAMPLES;
+                case UNIFORM -> FedAvgBbtStrategy.Weights.UNIFORM;
             });
             // Centralised BBT: FedAvg-BBT over its single client hands the client's whole CMA-ES state on, paths
             // included, so the rounds chain into one local search. Zero-shot and ICL run no rounds; the strategy is

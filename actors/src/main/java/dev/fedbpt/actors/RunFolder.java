@@ -32,7 +32,7 @@ public final class RunFolder {
             return false;
         }
         try {
-            return !ConfigLoader.load(stored, List.of()).experimentHocon().equals(config.experimentHocon());
+            return !ConfigLoader.loadRunFolder(stored, List.of()).experimentHocon().equals(config.experimentHocon());
         } catch (ConfigError unreadable) {
             return true; // e.g. a key this version no longer knows
         }
@@ -45,7 +45,7 @@ public final class RunFolder {
     public static List<String> executionChanges(Path directory, ExperimentConfig config) {
         Path stored = directory.resolve(CONFIG_FILE);
         return Files.isRegularFile(stored)
-                ? config.executionChangesFrom(ConfigLoader.load(stored, List.of())) : List.of();
+                ? config.executionChangesFrom(ConfigLoader.loadRunFolder(stored, List.of())) : List.of();
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.fedbpt.actors;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.Profiles;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.fedbpt.Digests;
 import dev.fedbpt.persistence.RoundIncidents;
@@ -165,8 +166,11 @@ public final class RunOutputs implements RunListener {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("experiment", config.experiment().name());
         result.put("method", ConfigLoader.valueName(config.experiment().method()));
+        result.put("profile", ConfigLoader.valueName(config.search().profile()));
         result.put("step_rule", ConfigLoader.valueName(config.search().stepRule()));
         result.put("cmaes_variant", ConfigLoader.valueName(config.search().cmaesVariant()));
+        // Every item of the reading that produced this result, as configured (search.profile sets them all).
+        result.put("reading", Profiles.itemsOf(config));
         result.put("seed", config.experiment().seed());
         result.put("rounds_completed", state.roundsCompleted());
         boolean icl = config.experiment().method() == ExperimentConfig.Method.ICL;

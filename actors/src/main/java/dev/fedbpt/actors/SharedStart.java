@@ -1,6 +1,6 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.engine.cmaes.Cmaes;
+import dev.fedbpt.engine.cmaes.AskTell;
 import dev.fedbpt.engine.fedbpt.ClientSearch;
 import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
 import dev.fedbpt.engine.fedbpt.GlobalState;
@@ -13,16 +13,16 @@ import dev.fedbpt.engine.fedbpt.GlobalState;
 public final class SharedStart {
     private final ClientSearchConfig config;
     private GlobalState global;
-    private Cmaes prepared;
+    private AskTell prepared;
 
     public SharedStart(ClientSearchConfig config) {
         this.config = config;
     }
 
     /** The prepared starting point for {@code state}; callers copy it (ClientSearch does). */
-    synchronized Cmaes of(GlobalState state) {
+    synchronized AskTell of(GlobalState state) {
         if (state != global) { // the server hands every client of a round the same instance
-            prepared = ClientSearch.startingPoint(state.cmaes(), config).prepared();
+            prepared = ClientSearch.startingPoint(state.cmaes(), config);
             global = state;
         }
         return prepared;

@@ -32,6 +32,19 @@ class CrashResumeTest {
     }
 
     /**
+     * The reference-code profile keeps pycma's lazy decomposition in the server's state across rounds (at d = 64 it
+     * is refreshed every few rounds); snapshots after every round must carry it, so a resumed run decomposes what
+     * the uninterrupted one did.
+     */
+    @Test
+    void referenceCodeProfileKilledAndResumedEndsWithTheUninterruptedHash() throws Exception {
+        String[] reference = TestRuns.concat(LONGER, "search.profile=reference-code");
+        String expected = uninterruptedHash(reference);
+        assertEquals(expected, killRepeatedlyAndResume(TestRuns.concat(reference, "persistence.snapshot-every=1"),
+                20261124L));
+    }
+
+    /**
      * Under fire: clients drop, crash and see corrupted scores (the same in both runs: they are part of the
      * experiment), and in the killed run workers crash too, which must change timing only. The killed run also
      * snapshots every round's worth of events, so kills land after snapshots taken inside rounds and after the

@@ -37,6 +37,25 @@ class MatchesLocalSimulationTest {
     }
 
     @Test
+    void theReferenceCodeProfileThroughActorsEqualsTheSynchronousReference() {
+        ExperimentConfig reference = TestRuns.config("search.profile=reference-code",
+                "federation.sample-fraction=0.5", "federation.quorum=1.0");
+        assertSameFinalMean(reference);
+        assertEquals("reference-code", TestRuns.result(dir).get("profile").asText());
+        assertEquals("pycma", TestRuns.result(dir).get("reading").get("search.cmaes-variant").asText());
+        String referenceHash = TestRuns.result(dir).get("global_mean_sha256").asText();
+        assertTrue(TestRuns.run(TestRuns.config("federation.sample-fraction=0.5", "federation.quorum=1.0"),
+                dir.resolve("paper"), FaultInjector.NONE).succeeded());
+        assertNotEquals(referenceHash, TestRuns.result(dir.resolve("paper")).get("global_mean_sha256").asText(),
+                "the profiles compute different runs");
+    }
+
+    @Test
+    void fedAvgBbtUnderTheReferenceCodeProfileThroughActorsEqualsTheSynchronousReference() {
+        assertSameFinalMean(TestRuns.config("search.profile=reference-code", "experiment.method=fedavg-bbt"));
+    }
+
+    @Test
     void theMirroredActiveVariantIsWiredThroughToTheClients() {
         ExperimentConfig mirrored = TestRuns.config("search.cmaes-variant=mirrored-active");
         assertSameFinalMean(mirrored);

@@ -13,7 +13,7 @@ public final class RunMain {
         Path directory = Path.of(args[0]);
         List<String> overrides = Arrays.asList(args).subList(1, args.length);
         Path stored = directory.resolve("config.conf");
-        ExperimentConfig config = Files.exists(stored) ? ConfigLoader.load(stored, List.of())
+        ExperimentConfig config = Files.exists(stored) ? ConfigLoader.loadRunFolder(stored, List.of())
                 : TestRuns.config(overrides.toArray(String[]::new));
         ExperimentRunner.Outcome outcome = TestRuns.run(config, directory);
         System.exit(outcome.succeeded() ? 0 : 1);

@@ -10,8 +10,12 @@ import akka.serialization.Serializer;
 import akka.serialization.Serializers;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
+import dev.fedbpt.engine.cmaes.CmaesState;
+import dev.fedbpt.engine.cmaes.Pycma;
+import dev.fedbpt.engine.fedbpt.GlobalState;
 import dev.fedbpt.persistence.RoundIncidents;
 import dev.fedbpt.persistence.RoundSummary;
+import dev.fedbpt.persistence.ServerState;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -23,6 +27,31 @@ class StoredRoundCompatibilityTest {
     @AfterAll
     static void stop() {
         KIT.shutdownTestKit();
+    }
+
+    @Test
+    void aPycmaServerStateKeepsItsDecompositionAndAnOlderStateRecoversWithout() throws Exception {
+        CmaesState pycma = Pycma.initialState(new double[] {0.5, -1, 2}, 0.7);
+        ServerState state = new ServerState("hash", new GlobalState(3, pycma.withSigma(0.6)), null, List.of(), 0.5,
+                false);
+        Serialization serialization = SerializationExtension.get(Adapter.toClassic(KIT.system()));
+        Serializer serializer = serialization.findSerializerFor(state);
+        String manifest = Serializers.manifestFor(serializer, state);
+        byte[] stored = serialization.serialize(state).get();
+        ServerState back = (ServerState) serialization.deserialize(stored, serializer.identifier(), manifest).get();
+        assertEquals(state.global(), back.global());
+        assertEquals(3, back.global().cmaes().decomposed().length);
+
+        CBORMapper cbor = new CBORMapper();
+        ObjectNode older = (ObjectNode) cbor.readTree(stored);
+        ObjectNode cmaes = (ObjectNode) older.get("global").get("cmaes");
+        cmaes.remove("decomposed");
+        cmaes.remove("tellsSinceDecomposition");
+        ServerState recovered = (ServerState) serialization.deserialize(cbor.writeValueAsBytes(older),
+                serializer.identifier(), manifest).get();
+        assertEquals(null, recovered.global().cmaes().decomposed());
+        assertEquals(0, recovered.global().cmaes().tellsSinceDecomposition());
+        assertEquals(state.global().cmaes().sigma(), recovered.global().cmaes().sigma());
     }
 
     @Test

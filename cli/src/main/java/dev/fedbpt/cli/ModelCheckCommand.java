@@ -20,6 +20,10 @@ final class ModelCheckCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "FILE.onnx", description = "A BERT-family ONNX export (default: the bundled all-MiniLM-L6-v2).")
     Path model;
 
+    @Option(names = "--bundled", paramLabel = "NAME",
+            description = "A bundled model instead of the default one: all-minilm-l6-v2 or bge-small-en-v1.5.")
+    String bundled;
+
     @Option(names = "--tokenizer", paramLabel = "FILE.json", description = "The export's tokenizer.json (required with --model).")
     Path tokenizer;
 
@@ -32,7 +36,16 @@ final class ModelCheckCommand implements Callable<Integer> {
         if ((model == null) != (tokenizer == null)) {
             throw new ConfigError(null, "--model and --tokenizer must be given together");
         }
-        ModelSource source = model == null ? ModelSource.bundled() : new ModelSource(model, tokenizer);
+        if (model != null && bundled != null) {
+            throw new ConfigError(null, "--bundled and --model are exclusive");
+        }
+        ModelSource source;
+        try {
+            source = model != null ? new ModelSource(model, tokenizer)
+                    : bundled != null ? ModelSource.bundled(bundled) : ModelSource.bundled();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError(null, "--bundled: " + e.getMessage());
+        }
         if (!json) {
             System.out.println("loading, rewriting and verifying " + source.describe() + " ...");
         }

@@ -43,7 +43,7 @@ final class ResumeCommand implements Callable<Integer> {
                         + "are fixed by " + stored + ": start a new run to change them");
             }
         }
-        ExperimentConfig experiment = ConfigLoader.load(stored, overrides);
+        ExperimentConfig experiment = ConfigLoader.loadRunFolder(stored, overrides);
         Path result = directory.resolve("result.json");
         if (Files.isRegularFile(result)) {
             System.out.println("fedbpt: " + directory + " is finished; its result:");

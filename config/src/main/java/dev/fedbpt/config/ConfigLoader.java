@@ -33,11 +33,30 @@ public final class ConfigLoader {
         if (experimentFile != null) {
             merged = parseFile(experimentFile).withFallback(merged);
         }
+        return withOverrides(merged, overrides, reference);
+    }
+
+    /**
+     * A run folder's stored configuration ({@code config.conf}), completed for this version as it ran
+     * ({@link Profiles#storedWithDefaults}), with {@code overrides} on top.
+     */
+    public static ExperimentConfig loadRunFolder(Path configFile, List<String> overrides) {
+        Config reference = reference();
+        Config stored = parseFile(configFile);
+        rejectUnknownKeys(stored, reference);
+        return withOverrides(Profiles.storedWithDefaults(stored), overrides, reference);
+    }
+
+    private static ExperimentConfig withOverrides(Config base, List<String> overrides, Config reference) {
+        Config merged = base;
         for (String override : overrides) { // a later override wins over an earlier one
             merged = parseOverride(override).withFallback(merged);
         }
         rejectUnknownKeys(merged, reference);
-        return read(merged.resolve());
+        Config resolved = merged.resolve();
+        ExperimentConfig.Profile profile = new Reader(resolved).enumValue("search.profile",
+                ExperimentConfig.Profile.class);
+        return read(Profiles.resolve(resolved, profile));
     }
 
     /**
@@ -142,21 +161,31 @@ public final class ConfigLoader {
                 r.intIn("search.local-iterations", 1, 100_000),
                 r.intIn("search.population", 2, 100_000),
                 r.doubleIn("search.perturbation-rate", 0.0, 0.99),
+                r.enumValue("search.profile", ExperimentConfig.Profile.class),
                 r.enumValue("search.step-rule", ExperimentConfig.StepRule.class),
                 r.enumValue("search.cmaes-variant", ExperimentConfig.CmaesVariant.class),
+                r.enumValue("search.server-cmaes", ExperimentConfig.ServerCmaes.class),
+                r.enumValue("search.uploaded-sigmas", ExperimentConfig.UploadedSigmas.class),
+                r.enumValue("search.client-start", ExperimentConfig.ClientStart.class),
+                r.enumValue("search.client-ranking", ExperimentConfig.ClientRanking.class),
+                r.enumValue("search.perturbation-mask", ExperimentConfig.PerturbationMask.class),
+                r.enumValue("search.fedavg-weights", ExperimentConfig.FedAvgWeights.class),
                 r.enumValue("search.fedavg-paths", ExperimentConfig.FedAvgPaths.class));
         var model = new ExperimentConfig.Model(
                 r.enumValue("model.backend", ExperimentConfig.Backend.class),
+                r.oneOf("model.bundled", ExperimentConfig.BUNDLED_MODELS.toArray(String[]::new)),
                 r.string("model.onnx"),
                 r.string("model.tokenizer"),
                 r.enumValue("model.head", ExperimentConfig.Head.class),
                 r.doubleIn("model.temperature", 1e-6, 1e6),
                 r.intIn("model.prompt-length", 0, 4096),
+                r.enumValue("model.prompt-injection", ExperimentConfig.PromptInjection.class),
                 r.longValue("model.projection-seed"),
-                r.intIn("model.intra-op-threads", 0, 1024));
+                r.intIn("model.intra-op-threads", 0, 1024),
+                r.enumValue("model.pooling", ExperimentConfig.Pooling.class));
         if (model.onnx().isEmpty() != model.tokenizer().isEmpty()) {
             throw new ConfigError("fedbpt.model.tokenizer",
-                    "model.onnx and model.tokenizer must be given together (both empty = the bundled MiniLM)");
+                    "model.onnx and model.tokenizer must be given together (both empty = the bundled encoder, model.bundled)");
         }
         var pool = new ExperimentConfig.Pool(
                 r.intIn("pool.workers", 1, 1024),

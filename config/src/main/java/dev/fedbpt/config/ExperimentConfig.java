@@ -154,15 +154,48 @@ public record ExperimentConfig(
 
     public enum Split { IID, DIRICHLET }
 
+    /** Which reading of FedBPT and FedAvg-BBT runs; each item below is one of its choices ({@link Profiles}). */
+    public enum Profile { PAPER, REFERENCE_CODE }
+
     public enum StepRule { PAPER_EQ6, REFERENCE_CODE }
 
-    /** The clients' local CMA-ES: Hansen's 2016 tutorial, or mirrored sampling with Hansen and Ros's active update. */
-    public enum CmaesVariant { TUTORIAL, MIRRORED_ACTIVE }
+    /**
+     * The clients' local CMA-ES: Hansen's 2016 tutorial, pycma 3.4.0 with its defaults, or mirrored sampling with
+     * Hansen and Ros's active update.
+     */
+    public enum CmaesVariant { TUTORIAL, PYCMA, MIRRORED_ACTIVE }
+
+    /** FedBPT's server CMA-ES: the tutorial's with Appendix A's weights, or pycma's as the reference code builds it. */
+    public enum ServerCmaes { TUTORIAL, PYCMA }
+
+    /** The local sigmas a client uploads: those its iterations sampled with, or those after each update. */
+    public enum UploadedSigmas { USED, AFTER_TELL }
+
+    /** What a client's local search starts from each round. */
+    public enum ClientStart { GLOBAL_STATE, LIGHT_COPY }
+
+    /** What FedBPT's server ranks the clients' uploads by. */
+    public enum ClientRanking { CLEAN_LOSS, RATIO_FITNESS }
+
+    /** How the perturbed copy of a client's data is drawn. */
+    public enum PerturbationMask { PER_ITERATION, PER_ROUND }
+
+    /** How FedAvg-BBT weights the clients' states. */
+    public enum FedAvgWeights { SAMPLES, UNIFORM }
 
     /** What FedAvg-BBT's server does with the clients' evolution paths: averages them, or resets them to zero. */
     public enum FedAvgPaths { AVERAGE, RESET }
 
+    /** How the prompt enters the model. */
+    public enum PromptInjection { PREPEND, ADD_AFTER_LAYERNORM }
+
+    /** The encoders shipped with fedbpt, by the name {@code model.bundled} takes. */
+    public static final List<String> BUNDLED_MODELS = List.of("all-minilm-l6-v2", "bge-small-en-v1.5");
+
     public enum Head { SIMILARITY, MASKED_LM }
+
+    /** How the similarity head pools a row's output vectors: the model's own, mean, or [CLS]. */
+    public enum Pooling { DEFAULT, MEAN, CLS }
 
     public enum Backend { ONNX, SYNTHETIC }
 
@@ -186,11 +219,14 @@ public record ExperimentConfig(
                              int maxAttempts) {}
 
     public record Search(int dimension, double sigma0, int localIterations, int population,
-                         double perturbationRate, StepRule stepRule, CmaesVariant cmaesVariant,
+                         double perturbationRate, Profile profile, StepRule stepRule, CmaesVariant cmaesVariant,
+                         ServerCmaes serverCmaes, UploadedSigmas uploadedSigmas, ClientStart clientStart,
+                         ClientRanking clientRanking, PerturbationMask perturbationMask, FedAvgWeights fedAvgWeights,
                          FedAvgPaths fedAvgPaths) {}
 
-    public record Model(Backend backend, String onnx, String tokenizer, Head head, double temperature, int promptLength,
-                        long projectionSeed, int intraOpThreads) {}
+    public record Model(Backend backend, String bundled, String onnx, String tokenizer, Head head,
+                        double temperature, int promptLength, PromptInjection promptInjection, long projectionSeed,
+                        int intraOpThreads, Pooling pooling) {}
 
     public record Pool(int workers, int maxBatchRows, int maxBatchTokens, Duration maxWait, int queueLimit) {}
 

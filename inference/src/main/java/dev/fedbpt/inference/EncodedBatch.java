@@ -7,10 +7,18 @@ import java.nio.LongBuffer;
  * A padded batch ready for the forward: {@code embeds} [batch, seq, hidden] and {@code mask} [batch, seq] are views of
  * the encoder's reused direct buffers (valid until the next {@link BatchEncoder#encode}). Row r holds its [CLS] at
  * position 0, then {@code promptLengths[r]} prompt vectors, then the rest of its tokens; {@code lengths[r]} positions
- * in total, padding after.
+ * in total, padding after. With {@link PromptSpec.Injection#ADD_AFTER_LAYERNORM} the prompt positions hold the
+ * placeholder tokens' embeddings and {@code promptAdd} [batch, seq, hidden] holds A·z there and zeros elsewhere; it is
+ * null with {@code PREPEND}.
  */
 record EncodedBatch(int batch, int seq, int hidden, FloatBuffer embeds, LongBuffer mask,
-                    int[] lengths, int[] promptLengths, int[][] tokenIds) {
+                    int[] lengths, int[] promptLengths, int[][] tokenIds, FloatBuffer promptAdd) {
+
+    /** A batch without {@code prompt_add} ({@link PromptSpec.Injection#PREPEND}). */
+    EncodedBatch(int batch, int seq, int hidden, FloatBuffer embeds, LongBuffer mask,
+                 int[] lengths, int[] promptLengths, int[][] tokenIds) {
+        this(batch, seq, hidden, embeds, mask, lengths, promptLengths, tokenIds, null);
+    }
 
     /** Sequence position of token index {@code i} of row {@code r} (prompt vectors sit between index 0 and 1). */
     int positionOf(int r, int i) {

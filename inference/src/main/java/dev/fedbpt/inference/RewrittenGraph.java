@@ -4,7 +4,8 @@ import ai.onnx.proto.OnnxMl.ModelProto;
 
 /**
  * Result of {@link GraphRewriter#rewrite}: a graph that takes {@code inputs_embeds} [batch, seq, hidden] and
- * {@code attention_mask} [batch, seq] (int64), plus what was learnt about the original.
+ * {@code attention_mask} [batch, seq] (int64), and with {@link PromptSpec.Injection#ADD_AFTER_LAYERNORM} also
+ * {@code prompt_add} [batch, seq, hidden] (float), plus what was learnt about the original.
  *
  * @param model               the rewritten graph
  * @param embeddings          the word-embedding matrix cut out of the graph
@@ -21,4 +22,6 @@ record RewrittenGraph(ModelProto model, EmbeddingTable embeddings, String output
     static final String ATTENTION_MASK = "attention_mask";
     static final String INPUT_IDS = "input_ids";
     static final String TOKEN_TYPE_IDS = "token_type_ids";
+    /** Extra float input [batch, seq, hidden] of the {@link PromptSpec.Injection#ADD_AFTER_LAYERNORM} rewrite. */
+    static final String PROMPT_ADD = "prompt_add";
 }

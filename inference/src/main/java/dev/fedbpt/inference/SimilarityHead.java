@@ -11,21 +11,32 @@ package dev.fedbpt.inference;
  * whole row, 0.740 and 0.590 pooling the input; docs/RESULTS.md). Score of class c = cos(row, label_c) /
  * temperature, where label_c is the pooled embedding of the c-th label description, computed once at load without a
  * prompt. Sums are in double, in a fixed order, so a row's scores do not depend on the batch it is in.
+ *
+ * <p>With {@link Pooling#CLS} a row's embedding is the output vector at [CLS] alone (as BGE is trained); a pair row's
+ * input reaches it through attention.
  */
 final class SimilarityHead implements ClassHead {
     private final double[][] labelUnit;
     private final double temperature;
     private final int separator;
+    private final Pooling pooling;
 
     /**
      * @param labelEmbeddings pooled embeddings of the label descriptions
      * @param separator       the id the tokenizer ends a row with ([SEP]), which also ends a pair row's context
      */
     SimilarityHead(double[][] labelEmbeddings, double temperature, int separator) {
+        this(labelEmbeddings, temperature, separator, Pooling.MEAN);
+    }
+
+    /** @param pooling {@link Pooling#MEAN} or {@link Pooling#CLS} (resolve {@link Pooling#DEFAULT} first) */
+    SimilarityHead(double[][] labelEmbeddings, double temperature, int separator, Pooling pooling) {
+        if (pooling == Pooling.DEFAULT) throw new IllegalArgumentException("resolve Pooling.DEFAULT for the model first");
         this.labelUnit = new double[labelEmbeddings.length][];
         for (int c = 0; c < labelEmbeddings.length; c++) labelUnit[c] = unit(labelEmbeddings[c]);
         this.temperature = temperature;
         this.separator = separator;
+        this.pooling = pooling;
     }
 
     @Override
@@ -37,7 +48,7 @@ final class SimilarityHead implements ClassHead {
     public float[][] scores(float[] output, int width, EncodedBatch batch) {
         float[][] out = new float[batch.batch()][labelUnit.length];
         for (int r = 0; r < batch.batch(); r++) {
-            double[] v = unit(pool(output, width, batch, r, separator));
+            double[] v = unit(pool(output, width, batch, r, separator, pooling));
             for (int c = 0; c < labelUnit.length; c++) {
                 double dot = 0;
                 for (int h = 0; h < width; h++) dot += v[h] * labelUnit[c][h];
@@ -49,6 +60,18 @@ final class SimilarityHead implements ClassHead {
 
     /** Mean of the output vectors over row r's pooled positions: its first token and those from its input's start. */
     static double[] pool(float[] output, int width, EncodedBatch batch, int r, int separator) {
+        return pool(output, width, batch, r, separator, Pooling.MEAN);
+    }
+
+    /** Row r's embedding: the mean as {@link #pool(float[], int, EncodedBatch, int, int)}, or its [CLS] vector. */
+    static double[] pool(float[] output, int width, EncodedBatch batch, int r, int separator, Pooling pooling) {
+        if (pooling == Pooling.CLS) {
+            int off = (r * batch.seq() + batch.positionOf(r, 0)) * width;
+            double[] cls = new double[width];
+            for (int h = 0; h < width; h++) cls[h] = output[off + h];
+            return cls;
+        }
+        if (pooling != Pooling.MEAN) throw new IllegalArgumentException("resolve Pooling.DEFAULT for the model first");
         int[] row = batch.tokenIds()[r];
         int start = inputStart(row, separator);
         double[] sum = new double[width];

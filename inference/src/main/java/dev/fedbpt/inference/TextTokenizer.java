@@ -30,11 +30,13 @@ final class TextTokenizer implements AutoCloseable {
     static TextTokenizer load(ModelSource source) throws ModelLoadException {
         DjlEnvironment.prepare();
         boolean bundled = source.tokenizerFile() == null;
-        String name = bundled ? "classpath:" + ModelSource.BUNDLED_TOKENIZER_RESOURCE : source.tokenizerFile().toString();
+        String name = bundled ? "classpath:" + source.bundledModel().tokenizerResource()
+                : source.tokenizerFile().toString();
         byte[] json;
         try {
             if (bundled) {
-                try (InputStream in = OnnxModelReader.resource(ModelSource.BUNDLED_TOKENIZER_RESOURCE)) {
+                try (InputStream in = OnnxModelReader.resource(source.bundledModel(),
+                        source.bundledModel().tokenizerResource())) {
                     json = in.readAllBytes();
                 }
             } else {

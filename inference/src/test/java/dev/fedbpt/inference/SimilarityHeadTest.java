@@ -2,6 +2,7 @@ package dev.fedbpt.inference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
@@ -32,5 +33,27 @@ class SimilarityHeadTest {
         assertArrayEquals(new double[] {(0 + 1 + 2 + 3) / 4.0}, SimilarityHead.pool(output, 1, batch, 0, SEP));
         assertArrayEquals(new double[] {(0 + 3 + 4 + 5) / 4.0}, SimilarityHead.pool(output, 1, batch, 1, SEP),
                 "[CLS], 7, 8 and the final [SEP]; not the context 5 [SEP] nor the prompt");
+    }
+
+    @Test
+    void clsPoolingTakesTheClsVectorAlone() {
+        int[][] tokens = {{CLS, 5, 6, SEP}, {CLS, 5, SEP, 7, 8, SEP}};
+        int seq = 7;
+        int width = 2;
+        EncodedBatch batch = new EncodedBatch(2, seq, 1, null, null, new int[] {5, 7}, new int[] {1, 1}, tokens);
+        float[] output = new float[2 * seq * width];
+        for (int r = 0; r < 2; r++) {
+            for (int i = 0; i < tokens[r].length; i++) {
+                int off = (r * seq + batch.positionOf(r, i)) * width;
+                output[off] = 10 * r + i + 1;
+                output[off + 1] = -(10 * r + i + 1);
+            }
+        }
+        assertArrayEquals(new double[] {1, -1}, SimilarityHead.pool(output, width, batch, 0, SEP, Pooling.CLS));
+        assertArrayEquals(new double[] {11, -11}, SimilarityHead.pool(output, width, batch, 1, SEP, Pooling.CLS));
+        assertArrayEquals(SimilarityHead.pool(output, width, batch, 1, SEP),
+                SimilarityHead.pool(output, width, batch, 1, SEP, Pooling.MEAN));
+        assertThrows(IllegalArgumentException.class,
+                () -> SimilarityHead.pool(output, width, batch, 0, SEP, Pooling.DEFAULT));
     }
 }

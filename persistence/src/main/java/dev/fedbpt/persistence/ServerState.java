@@ -1,6 +1,5 @@
 package dev.fedbpt.persistence;
 
-import dev.fedbpt.engine.cmaes.CmaesState;
 import dev.fedbpt.engine.fedbpt.Digests;
 import dev.fedbpt.engine.fedbpt.GlobalState;
 import dev.fedbpt.engine.fedbpt.LocalResult;
@@ -47,8 +46,7 @@ public record ServerState(
 
     public ServerState apply(ServerEvent event, ServerStrategy strategy) {
         if (event instanceof ServerEvent.ExperimentStarted e) {
-            return new ServerState(e.configHash(),
-                    new GlobalState(0, CmaesState.initial(new double[e.dimension()], e.sigma0())),
+            return new ServerState(e.configHash(), strategy.initial(e.dimension(), e.sigma0()),
                     null, List.of(), null, false);
         } else if (event instanceof ServerEvent.RoundOpened e) {
             return withOpen(OpenRound.opened(e.round(), e.attempt(), e.sampled()));

@@ -5,7 +5,7 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigValue;
-import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.Profiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -151,7 +151,7 @@ public record RunFolder(Path directory, SortedMap<String, String> settings, List
         Config config;
         try {
             // A folder written before a key existed ran with its default, as resuming it would.
-            config = root.getConfig("fedbpt").withFallback(ConfigLoader.reference()).resolve();
+            config = Profiles.storedWithDefaults(root.getConfig("fedbpt"));
         } catch (ConfigException e) {
             throw new ReportInputException(file, 0, "fedbpt must be an object: " + e.getMessage(), e);
         }

@@ -5,7 +5,7 @@ import dev.fedbpt.actors.ExperimentRunner;
 import dev.fedbpt.actors.cluster.PopulationBench.EngineCosts;
 import dev.fedbpt.actors.cluster.PopulationBench.Settings;
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.engine.cmaes.Cmaes;
+import dev.fedbpt.engine.cmaes.AskTell;
 import dev.fedbpt.engine.cmaes.CmaesState;
 import dev.fedbpt.engine.fedbpt.BatchScorer;
 import dev.fedbpt.engine.fedbpt.ClientSearch;
@@ -47,8 +47,7 @@ final class EngineTimings {
         settings = s;
         strategy = ExperimentRunner.strategy(config);
         search = ExperimentRunner.searchConfig(config);
-        GlobalState initial = new GlobalState(0, CmaesState.initial(new double[s.dimension()],
-                config.search().sigma0()));
+        GlobalState initial = strategy.initial(s.dimension(), config.search().sigma0());
         global = strategy.aggregate(initial, uploads(s, initial));
         try (ScoringModel model = new ConfiguredModels().load(config)) {
             data = PopulationBench.syntheticPopulation(s, s.population(), model, model.numClasses()).clientData().apply(0);
@@ -76,7 +75,7 @@ final class EngineTimings {
         strategy.prepare(global);
         double serverMs = medianMs(reps, () -> strategy.aggregate(global, uploads));
         double clientMs = medianMs(reps, this::report);
-        Cmaes shared = ClientSearch.startingPoint(global.cmaes(), search).prepared();
+        AskTell shared = ClientSearch.startingPoint(global.cmaes(), search);
         double sharedMs = medianMs(reps, () -> LocalSimulation.runClient(new ClientSearch(shared, search, data,
                 vocabulary, settings.seed(), global.round(), 0), scorer));
         return new EngineCosts(settings.sampled(), settings.dimension(), serverMs, prepareMs, clientMs, sharedMs,

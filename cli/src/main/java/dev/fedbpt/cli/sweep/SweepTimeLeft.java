@@ -131,7 +131,7 @@ public final class SweepTimeLeft {
                 }
                 try {
                     SweepCell spec = new SweepCell(run.getFileName().toString(), run, Map.of(), List.of());
-                    runs.add(new Cell(spec, ConfigLoader.load(config, List.of())));
+                    runs.add(new Cell(spec, ConfigLoader.loadRunFolder(config, List.of())));
                 } catch (ConfigError unreadable) {
                     // e.g. a key this version no longer knows
                 }

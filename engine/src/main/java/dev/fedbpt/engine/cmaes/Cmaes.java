@@ -30,7 +30,7 @@ import org.apache.commons.math3.random.RandomGenerator;
  * and any count >= 1: with a count other than lambda it uses {@link CmaesParameters#standard(int, int)} for that
  * count. Non-finite fitness values are treated as +infinity (worst).
  */
-public final class Cmaes {
+public final class Cmaes implements AskTell {
     /** Largest condition number of C tolerated before the diagonal is lifted (numerical breakdown guard). */
     private static final double MAX_CONDITION = 1e14;
 
@@ -110,6 +110,7 @@ public final class Cmaes {
      * that start from the same state (FedBPT's clients, every round) decompose it once and copy it, instead of each
      * paying the O(n^3) eigendecomposition (about 0.45 s at n = 500).
      */
+    @Override
     public Cmaes copy() {
         return new Cmaes(this, sigma, params);
     }
@@ -143,6 +144,7 @@ public final class Cmaes {
         return variant;
     }
 
+    @Override
     public double sigma() {
         return sigma;
     }
@@ -152,11 +154,13 @@ public final class Cmaes {
     }
 
     /** A copy of the mean. */
+    @Override
     public double[] mean() {
         return mean.clone();
     }
 
     /** A deep copy of the full state. */
+    @Override
     public CmaesState state() {
         return new CmaesState(mean, sigma, c, pathSigma, pathC, generation).copy();
     }
@@ -165,6 +169,7 @@ public final class Cmaes {
      * Samples lambda candidates x_k = m + sigma B D z_k, z_k ~ N(0, I), drawing n Gaussians per candidate in order;
      * {@link Variant#MIRRORED_ACTIVE} draws them per pair and makes x_{2p+1} = m - sigma B D z_{2p}.
      */
+    @Override
     public double[][] ask(RandomGenerator rng) {
         if (rng == null) {
             throw new IllegalArgumentException("rng must not be null");
@@ -199,6 +204,7 @@ public final class Cmaes {
     }
 
     /** Updates the distribution from evaluated solutions (minimisation). */
+    @Override
     public void tell(double[][] solutions, double[] fitness) {
         if (solutions == null || fitness == null) {
             throw new IllegalArgumentException("solutions and fitness must not be null");

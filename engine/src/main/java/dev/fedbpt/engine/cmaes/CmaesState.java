@@ -10,9 +10,18 @@ import java.util.Arrays;
  * <p>The eigendecomposition of C is not part of the state (it is updated lazily, see {@link Cmaes}): a Cmaes built
  * from a state starts with a fresh decomposition, so continuing from a restored state equals the original run when
  * the original's decomposition was fresh at that generation (always true at generation 0 of a restore chain).
+ * {@link Pycma}, whose eigendecomposition is part of the search across rounds (FedBPT's reference-code server keeps
+ * one pycma instance for the whole run), records it here: {@code decomposed} is the covariance as it was when last
+ * decomposed and {@code tellsSinceDecomposition} the tells since; null and 0 for every other search (and in journals
+ * written before the fields existed).
  */
 public record CmaesState(double[] mean, double sigma, double[][] covariance, double[] pathSigma, double[] pathC,
-                         long generation) {
+                         long generation, double[][] decomposed, int tellsSinceDecomposition) {
+
+    public CmaesState(double[] mean, double sigma, double[][] covariance, double[] pathSigma, double[] pathC,
+                      long generation) {
+        this(mean, sigma, covariance, pathSigma, pathC, generation, null, 0);
+    }
 
     public CmaesState {
         if (mean == null || mean.length == 0) {
@@ -39,6 +48,20 @@ public record CmaesState(double[] mean, double sigma, double[][] covariance, dou
         if (generation < 0) {
             throw new IllegalArgumentException("generation must be >= 0, was " + generation);
         }
+        if (decomposed != null && decomposed.length != n) {
+            throw new IllegalArgumentException("decomposed must be " + n + "x" + n);
+        }
+        if (tellsSinceDecomposition < 0) {
+            throw new IllegalArgumentException("tellsSinceDecomposition must be >= 0, was " + tellsSinceDecomposition);
+        }
+    }
+
+    /**
+     * The state a reference-code client starts from (pycma's {@code _copy_light}): this mean, sigma and covariance,
+     * zero evolution paths, iteration counter 0, and no recorded decomposition (the client decomposes C afresh).
+     */
+    public CmaesState lightCopy() {
+        return new CmaesState(mean, sigma, covariance, new double[mean.length], new double[mean.length], 0);
     }
 
     /** Start state: C = I, zero evolution paths, generation 0. */
@@ -64,12 +87,21 @@ public record CmaesState(double[] mean, double sigma, double[][] covariance, dou
         for (int i = 0; i < c.length; i++) {
             c[i] = covariance[i].clone();
         }
-        return new CmaesState(mean.clone(), sigma, c, pathSigma.clone(), pathC.clone(), generation);
+        double[][] e = null;
+        if (decomposed != null) {
+            e = new double[decomposed.length][];
+            for (int i = 0; i < e.length; i++) {
+                e[i] = decomposed[i].clone();
+            }
+        }
+        return new CmaesState(mean.clone(), sigma, c, pathSigma.clone(), pathC.clone(), generation, e,
+                tellsSinceDecomposition);
     }
 
     /** The same state with another step size (FedBPT's server swaps in its corrected sigma'). */
     public CmaesState withSigma(double newSigma) {
-        return new CmaesState(mean, newSigma, covariance, pathSigma, pathC, generation);
+        return new CmaesState(mean, newSigma, covariance, pathSigma, pathC, generation, decomposed,
+                tellsSinceDecomposition);
     }
 
     @Override
@@ -80,7 +112,9 @@ public record CmaesState(double[] mean, double sigma, double[][] covariance, dou
                 && Arrays.equals(mean, s.mean)
                 && Arrays.deepEquals(covariance, s.covariance)
                 && Arrays.equals(pathSigma, s.pathSigma)
-                && Arrays.equals(pathC, s.pathC);
+                && Arrays.equals(pathC, s.pathC)
+                && Arrays.deepEquals(decomposed, s.decomposed)
+                && tellsSinceDecomposition == s.tellsSinceDecomposition;
     }
 
     @Override

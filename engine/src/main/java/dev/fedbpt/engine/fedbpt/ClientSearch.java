@@ -1,16 +1,21 @@
 package dev.fedbpt.engine.fedbpt;
 
+import dev.fedbpt.engine.cmaes.AskTell;
 import dev.fedbpt.engine.cmaes.Cmaes;
 import dev.fedbpt.engine.cmaes.CmaesParameters;
 import dev.fedbpt.engine.cmaes.CmaesState;
+import dev.fedbpt.engine.cmaes.Pycma;
+import dev.fedbpt.engine.cmaes.PycmaParameters;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import java.util.List;
 
 /**
  * One client's local BBT search in one round, as a state machine (Algorithm 1, ClientUpdate): I iterations of
- * ask -> Evaluate -> onScores -> tell with fitness clean/perturbed loss (Eq. 7), then one clean evaluation of the
- * final mean, then Done. It never calls a model; the caller scores and calls {@link #onScores}.
+ * ask -> Evaluate -> onScores -> tell with fitness clean/perturbed loss (Eq. 7), then one evaluation of the final
+ * mean (clean; and perturbed when the upload is the ratio fitness), then Done. It never calls a model; the caller
+ * scores and calls {@link #onScores}. The reference code's client loop (fedbpt_train.py:298-317) is the same with
+ * {@link ClientSearchConfig}'s reference-code items: the sigma list holds the sigma each ask used.
  */
 public final class ClientSearch {
     private final ClientSearchConfig config;
@@ -19,7 +24,8 @@ public final class ClientSearch {
     private final long seed;
     private final int round;
     private final int clientId;
-    private final Cmaes cmaes;
+    private final AskTell cmaes;
+    private final List<int[]> perturbedOnce; // the round's mask under Mask.PER_ROUND, else null
     private final double[] sigmas;
     private int iteration;
     private int nonFinite;
@@ -35,7 +41,7 @@ public final class ClientSearch {
      * Starts from a copy of {@code start}, a CMA-ES built from the global state with {@link #startingPoint}: clients
      * of one round may share one (already decomposed) instance and each gets its own copy.
      */
-    public ClientSearch(Cmaes start, ClientSearchConfig config, LocalData data, Vocabulary vocabulary,
+    public ClientSearch(AskTell start, ClientSearchConfig config, LocalData data, Vocabulary vocabulary,
                         long experimentSeed, int round, int clientId) {
         if (start == null || config == null || data == null || vocabulary == null) {
             throw new IllegalArgumentException("start, config, data and vocabulary must not be null");
@@ -49,19 +55,29 @@ public final class ClientSearch {
         this.seed = experimentSeed;
         this.round = round;
         this.clientId = clientId;
-        if (!start.parameters().equals(CmaesParameters.standard(start.parameters().dimension(),
-                config.populationSize())) || start.variant() != config.variant()) {
-            throw new IllegalArgumentException("start was not built by ClientSearch.startingPoint for this config");
-        }
         this.cmaes = start.copy();
+        this.perturbedOnce = config.perturbationRate() > 0 && config.mask() == ClientSearchConfig.Mask.PER_ROUND
+                ? Perturbation.perturbPerRound(data.tokenIds(), vocabulary, config.perturbationRate(),
+                        experimentSeed, round, clientId)
+                : null;
         this.sigmas = new double[config.iterations()];
         this.pending = prepareIteration();
     }
 
-    /** The local CMA-ES every client search of a round starts from: the global state with the local parameters. */
-    public static Cmaes startingPoint(CmaesState global, ClientSearchConfig config) {
-        return new Cmaes(global, CmaesParameters.standard(global.dimension(), config.populationSize()),
-                config.variant());
+    /**
+     * The local search every client of a round starts from, decomposed: the global state (or its light copy) with
+     * the local optimizer's parameters. Clients may share one instance; each copies it.
+     */
+    public static AskTell startingPoint(CmaesState global, ClientSearchConfig config) {
+        CmaesState start = config.start() == ClientSearchConfig.Start.LIGHT_COPY ? global.lightCopy() : global;
+        int d = global.dimension();
+        return switch (config.optimizer()) {
+            case TUTORIAL -> new Cmaes(start, CmaesParameters.standard(d, config.populationSize()),
+                    Cmaes.Variant.TUTORIAL).prepared();
+            case MIRRORED_ACTIVE -> new Cmaes(start, CmaesParameters.standard(d, config.populationSize()),
+                    Cmaes.Variant.MIRRORED_ACTIVE).prepared();
+            case PYCMA -> Pycma.fresh(start, PycmaParameters.client(d, config.populationSize()));
+        };
     }
 
     /** The current pending step (the same object until {@link #onScores} is called). */
@@ -91,23 +107,23 @@ public final class ClientSearch {
         if (iteration < config.iterations()) {
             double[] fitness = new double[count];
             for (int k = 0; k < count; k++) {
-                double clean = Losses.meanCrossEntropy(cleanScores[k], data.labels(), data.numClasses());
-                double f = clean;
-                if (perturbedScores != null) {
-                    f = clean / Losses.meanCrossEntropy(perturbedScores[k], data.labels(), data.numClasses());
-                }
+                double f = fitness(cleanScores[k], perturbedScores == null ? null : perturbedScores[k]);
                 if (!Double.isFinite(f)) {
                     nonFinite++;
-                    f = Double.POSITIVE_INFINITY; // worst, so a broken evaluation never steers the search
+                    // Worst, so a broken evaluation never steers the search; pycma itself replaces a NaN by the
+                    // median of the others (evolution_strategy.py:2766) and ranks infinity last.
+                    f = config.optimizer() == ClientSearchConfig.Optimizer.PYCMA && Double.isNaN(f)
+                            ? Double.NaN : Double.POSITIVE_INFINITY;
                 }
                 fitness[k] = f;
             }
+            double used = cmaes.sigma();
             cmaes.tell(step.candidates(), fitness);
-            sigmas[iteration] = cmaes.sigma();
+            sigmas[iteration] = config.sigmaList() == ClientSearchConfig.SigmaList.USED ? used : cmaes.sigma();
             iteration++;
             pending = iteration < config.iterations() ? prepareIteration() : prepareFinal();
         } else {
-            double loss = Losses.meanCrossEntropy(cleanScores[0], data.labels(), data.numClasses());
+            double loss = fitness(cleanScores[0], perturbedScores == null ? null : perturbedScores[0]);
             if (!Double.isFinite(loss)) {
                 nonFinite++;
             }
@@ -117,17 +133,30 @@ public final class ClientSearch {
         }
     }
 
+    /** Eq. 7's F^ = L(clean) / L(perturbed) of mean losses, or the clean loss alone without a perturbed copy. */
+    private double fitness(float[][] clean, float[][] perturbed) {
+        double loss = Losses.meanCrossEntropy(clean, data.labels(), data.numClasses());
+        return perturbed == null ? loss : loss / Losses.meanCrossEntropy(perturbed, data.labels(), data.numClasses());
+    }
+
     private SearchStep prepareIteration() {
         double[][] candidates = cmaes.ask(Rng.of(seed, Purpose.CLIENT_CMAES, round, clientId, iteration));
-        List<int[]> perturbed = config.perturbationRate() > 0
+        List<int[]> perturbed = perturbedOnce != null ? perturbedOnce
+                : config.perturbationRate() > 0
                 ? Perturbation.perturb(data.tokenIds(), vocabulary, config.perturbationRate(), seed, round, clientId,
                         iteration)
                 : null;
         return new SearchStep.Evaluate(iteration, candidates, data.tokenIds(), perturbed);
     }
 
+    /** The final mean, scored clean (and on the round's perturbed copy when the upload is its ratio fitness). */
     private SearchStep prepareFinal() {
-        return new SearchStep.Evaluate(iteration, new double[][] {cmaes.mean()}, data.tokenIds(), null);
+        List<int[]> perturbed = null;
+        if (config.ranksByRatio()) {
+            perturbed = perturbedOnce != null ? perturbedOnce : Perturbation.perturb(data.tokenIds(), vocabulary,
+                    config.perturbationRate(), seed, round, clientId, iteration);
+        }
+        return new SearchStep.Evaluate(iteration, new double[][] {cmaes.mean()}, data.tokenIds(), perturbed);
     }
 
     private void checkShape(String name, float[][][] scores, int count) {

@@ -3,21 +3,51 @@ package dev.fedbpt.engine.fedbpt;
 import dev.fedbpt.engine.cmaes.Cmaes;
 
 /**
- * Local search settings of one client (paper: I = 8 iterations, population 5, perturbation rate 0.5).
+ * Local search settings of one client (paper: I = 8 iterations, population 5, perturbation rate 0.5), and the items
+ * in which the paper's reading and the reference code's differ (../shared/reference/FEDBPT.md).
  * {@code uploadLocalState}: whether the client's result carries its whole local CMA-ES state (the d x d covariance,
  * 2 MB at d = 500). FedAvg-BBT averages those states; FedBPT uploads only its mean and sigmas (d + I + 1 numbers),
- * so neither the network nor the journal should carry the rest. {@code variant}: how the local CMA-ES samples and
- * updates (the paper's runs: {@link Cmaes.Variant#TUTORIAL}).
+ * so neither the network nor the journal should carry the rest.
  */
 public record ClientSearchConfig(int iterations, int populationSize, double perturbationRate,
-                                 boolean uploadLocalState, Cmaes.Variant variant) {
+                                 boolean uploadLocalState, Optimizer optimizer, SigmaList sigmaList, Start start,
+                                 Ranking ranking, Mask mask) {
+
+    /** The local evolution strategy. */
+    public enum Optimizer {
+        /** Hansen's 2016 tutorial ({@link Cmaes.Variant#TUTORIAL}). */
+        TUTORIAL,
+        /** Mirrored sampling with Hansen and Ros's active update ({@link Cmaes.Variant#MIRRORED_ACTIVE}). */
+        MIRRORED_ACTIVE,
+        /** pycma 3.4.0 with its defaults, as the reference code's clients ({@link dev.fedbpt.engine.cmaes.Pycma}). */
+        PYCMA
+    }
+
+    /** Which local sigmas are uploaded: the one each iteration sampled with (s_0..s_{I-1}), or each one after it. */
+    public enum SigmaList { USED, AFTER_TELL }
+
+    /** What the local search starts from: the global state as it is, or its light copy (zero paths, counter 0). */
+    public enum Start { GLOBAL_STATE, LIGHT_COPY }
+
+    /** The loss a client uploads and the server ranks by: the mean's clean loss, or its clean/perturbed ratio. */
+    public enum Ranking { CLEAN_LOSS, RATIO_FITNESS }
+
+    /** The perturbation mask: fresh every iteration over non-special tokens, or once a round over every token. */
+    public enum Mask { PER_ITERATION, PER_ROUND }
 
     public ClientSearchConfig(int iterations, int populationSize, double perturbationRate) {
-        this(iterations, populationSize, perturbationRate, true, Cmaes.Variant.TUTORIAL);
+        this(iterations, populationSize, perturbationRate, true);
     }
 
     public ClientSearchConfig(int iterations, int populationSize, double perturbationRate, boolean uploadLocalState) {
-        this(iterations, populationSize, perturbationRate, uploadLocalState, Cmaes.Variant.TUTORIAL);
+        this(iterations, populationSize, perturbationRate, uploadLocalState, Optimizer.TUTORIAL);
+    }
+
+    /** The paper reading with the given optimizer. */
+    public ClientSearchConfig(int iterations, int populationSize, double perturbationRate, boolean uploadLocalState,
+                              Optimizer optimizer) {
+        this(iterations, populationSize, perturbationRate, uploadLocalState, optimizer, SigmaList.USED,
+                Start.GLOBAL_STATE, Ranking.CLEAN_LOSS, Mask.PER_ITERATION);
     }
 
     public ClientSearchConfig {
@@ -27,8 +57,8 @@ public record ClientSearchConfig(int iterations, int populationSize, double pert
         if (populationSize < 2) {
             throw new IllegalArgumentException("populationSize must be >= 2, was " + populationSize);
         }
-        if (variant == null) {
-            throw new IllegalArgumentException("variant must not be null");
+        if (optimizer == null || sigmaList == null || start == null || ranking == null || mask == null) {
+            throw new IllegalArgumentException("optimizer, sigmaList, start, ranking and mask must not be null");
         }
         if (!(perturbationRate >= 0 && perturbationRate < 1)) {
             throw new IllegalArgumentException("perturbationRate must be in [0, 1), was " + perturbationRate);
@@ -37,5 +67,10 @@ public record ClientSearchConfig(int iterations, int populationSize, double pert
 
     public static ClientSearchConfig paper() {
         return new ClientSearchConfig(8, 5, 0.5);
+    }
+
+    /** Whether the uploaded loss is the ratio fitness (only when there is a perturbed copy to take it from). */
+    public boolean ranksByRatio() {
+        return ranking == Ranking.RATIO_FITNESS && perturbationRate > 0;
     }
 }

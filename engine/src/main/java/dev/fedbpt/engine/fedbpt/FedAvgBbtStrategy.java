@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * FedAvg-BBT baseline: sample-count-weighted average (p_k = n_k / sum n) of the clients' final local CMA-ES
- * states: mean, sigma and covariance, the three the paper names. The evolution paths are either averaged too
+ * FedAvg-BBT baseline: sample-count-weighted ({@link Weights#SAMPLES}: p_k = n_k / sum n, the paper's FedAvg) or
+ * unweighted ({@link Weights#UNIFORM}: p_k = 1/|S_t|, as the authors' FED_BBT code averages) average of the clients'
+ * final local CMA-ES states: mean, sigma and covariance, the three the paper names. The evolution paths are either averaged too
  * ({@link Paths#AVERAGE}, the default: the next round's local searches continue from a consistent state) or reset
  * to zero with the generation counter ({@link Paths#RESET}: each round's local searches start as a fresh CMA-ES
  * from the averaged mean, sigma and covariance, as a pycma strategy built from them would). Either way the global
@@ -23,10 +24,19 @@ public final class FedAvgBbtStrategy implements ServerStrategy {
     /** What the server does with the clients' evolution paths. */
     public enum Paths { AVERAGE, RESET }
 
+    /** How the clients' states are weighted. */
+    public enum Weights { SAMPLES, UNIFORM }
+
     private final Paths paths;
+    private final Weights weights;
+
+    public FedAvgBbtStrategy(Paths paths, Weights weights) {
+        this.paths = Objects.requireNonNull(paths, "paths");
+        this.weights = Objects.requireNonNull(weights, "weights");
+    }
 
     public FedAvgBbtStrategy(Paths paths) {
-        this.paths = Objects.requireNonNull(paths, "paths");
+        this(paths, Weights.SAMPLES);
     }
 
     /** Averages the paths too, as fedbpt always did before the choice existed. */
@@ -38,9 +48,13 @@ public final class FedAvgBbtStrategy implements ServerStrategy {
         return paths;
     }
 
+    public Weights weights() {
+        return weights;
+    }
+
     @Override
     public String name() {
-        return paths == Paths.AVERAGE ? "fedavg-bbt" : "fedavg-bbt-reset-paths";
+        return "fedavg-bbt";
     }
 
     @Override
@@ -64,7 +78,7 @@ public final class FedAvgBbtStrategy implements ServerStrategy {
         double[] pc = new double[d];
         long generation = 0;
         for (LocalResult r : sorted) {
-            double p = r.sampleCount() / total;
+            double p = weights == Weights.SAMPLES ? r.sampleCount() / total : 1.0 / sorted.size();
             CmaesState s = r.localState();
             if (s == null) {
                 throw new IllegalArgumentException("FedAvg-BBT averages the clients' local CMA-ES states, but client "

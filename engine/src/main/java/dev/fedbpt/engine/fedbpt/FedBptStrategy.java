@@ -3,45 +3,47 @@ package dev.fedbpt.engine.fedbpt;
 import dev.fedbpt.engine.cmaes.Cmaes;
 import dev.fedbpt.engine.cmaes.CmaesParameters;
 import dev.fedbpt.engine.cmaes.CmaesState;
+import dev.fedbpt.engine.cmaes.Pycma;
+import dev.fedbpt.engine.cmaes.PycmaParameters;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
  * FedBPT's server (paper Sec. 4.3, Algorithm 1): a server-level CMA-ES whose "sampled population" is the clients'
- * uploaded means, ranked by their uploaded clean losses; one full CMA-ES update (mean, both paths, C, sigma) from
- * the old state, with the clients' shifts normalised by a corrected step length sigma' instead of sigma.
- * The step-size adaptation factor is then applied to the old global sigma (paper rule) or to the clients' last
- * local sigma with the reference code's clamp.
+ * uploaded means, ranked by their uploaded losses; one full CMA-ES update (mean, both paths, C, sigma) from the old
+ * state, with the clients' shifts normalised by a step length sigma' instead of sigma. The sigma handed to the
+ * clients next is the previous one times the update's step-size factor, sigma_{t+1} = sigma_t (sigma_after_tell /
+ * sigma'): the paper's reading (sigma' only normalises the shifts, Appendix A, Eq. 10-16) and the reference code's
+ * (global_es.py:120-133; its clamp at :135-142 never changes sigma) agree on this.
  *
- * <p>Server population: lambda = n = |S_t| (one "sample" per participating client). The choice of mu and weights
- * follows the source of each step rule, so each rule is a faithful reproduction:
- * <ul>
- *   <li>{@link StepRule#PAPER_EQ6} (default): mu = max(1, floor(n/2)) with equal weights 1/mu - exactly the setting
- *   of Appendix A (w_1 = ... = w_mu = 1/mu, mu = |S_t|/2) from which Eq. 6 is derived, and S'_t (the |S_t|/2
- *   lowest-loss clients) are then precisely the recombined parents.
- *   sigma' = 2 sqrt( sum_{k in S'_t} sum_j sigma_{t,j}^k^2 / (|S_t| lambda_k) ).</li>
- *   <li>{@link StepRule#REFERENCE_CODE}: the public reference code's pycma server with popsize = mu = n; we use
- *   log weights w_i ~ ln(n + 1/2) - ln i over all n (all positive; pycma's default formula would make half of
- *   them negative). sigma' = sqrt( sum_{k in S_t} sum_j sigma_{t,j}^k^2 / |S_t| / floor(lambda_k/2) ); after the
- *   update sigma = sigma_new / sigma' * s_last, clamped to [0.5, s_last], where s_last is the mean over clients
- *   of their last local sigma (the code uses "the local sigma"; the mean keeps the result order-independent).
- *   If s_last < 0.5 the clamp yields s_last.</li>
- * </ul>
- * Uploaded losses that are NaN/infinite rank last.
+ * <p>sigma' ({@link StepRule}): PAPER_EQ6 = 2 sqrt( sum_{k in S'_t} sum_j sigma_{t,j}^k^2 / (|S_t| lambda_k) ) over
+ * the |S_t|/2 lowest-loss clients; REFERENCE_CODE = sqrt( sum_{k in S_t} sum_j sigma_{t,j}^k^2 / |S_t| /
+ * floor(lambda_k/2) ) (global_es.py:105-118).
+ *
+ * <p>The server's CMA-ES ({@link ServerEs}): TUTORIAL is ours with the weights of each step rule's source, popsize
+ * n = |S_t|: equal weights 1/mu over mu = floor(n/2) (Appendix A, from which Eq. 6 is derived) with PAPER_EQ6, log
+ * weights over all n with REFERENCE_CODE. PYCMA is the reference code's pycma instance (popsize = CMA_mu = n, initial
+ * C = diag(exp(1e-4 i/d)), ask before tell, foreign solutions shortened, its lazy decomposition carried across
+ * rounds in the state). Uploaded losses that are NaN/infinite rank last.
  */
 public final class FedBptStrategy implements ServerStrategy {
 
     public enum StepRule { PAPER_EQ6, REFERENCE_CODE }
 
+    public enum ServerEs { TUTORIAL, PYCMA }
+
     private final StepRule rule;
+    private final ServerEs serverEs;
     private final int localLambda;
     private final int localIterations;
     // The global state whose decomposition prepare() computed (identity: the server holds one instance per round).
     private CmaesState preparedFor;
     private Cmaes prepared;
 
-    public FedBptStrategy(StepRule rule, int localLambda, int localIterations) {
-        if (rule == null) {
-            throw new IllegalArgumentException("rule must not be null");
+    public FedBptStrategy(StepRule rule, ServerEs serverEs, int localLambda, int localIterations) {
+        if (rule == null || serverEs == null) {
+            throw new IllegalArgumentException("rule and serverEs must not be null");
         }
         if (localLambda < 2) {
             throw new IllegalArgumentException("localLambda must be >= 2, was " + localLambda);
@@ -50,8 +52,13 @@ public final class FedBptStrategy implements ServerStrategy {
             throw new IllegalArgumentException("localIterations must be >= 1, was " + localIterations);
         }
         this.rule = rule;
+        this.serverEs = serverEs;
         this.localLambda = localLambda;
         this.localIterations = localIterations;
+    }
+
+    public FedBptStrategy(StepRule rule, int localLambda, int localIterations) {
+        this(rule, ServerEs.TUTORIAL, localLambda, localIterations);
     }
 
     public FedBptStrategy(int localLambda, int localIterations) {
@@ -62,14 +69,26 @@ public final class FedBptStrategy implements ServerStrategy {
         return rule;
     }
 
+    public ServerEs serverEs() {
+        return serverEs;
+    }
+
     @Override
     public String name() {
-        return rule == StepRule.PAPER_EQ6 ? "fedbpt" : "fedbpt-refcode";
+        return "fedbpt";
+    }
+
+    @Override
+    public GlobalState initial(int dimension, double sigma0) {
+        return serverEs == ServerEs.PYCMA ? new GlobalState(0, Pycma.initialState(new double[dimension], sigma0))
+                : ServerStrategy.super.initial(dimension, sigma0);
     }
 
     @Override
     public void prepare(GlobalState current) {
-        decomposed(current.cmaes());
+        if (serverEs == ServerEs.TUTORIAL) {
+            decomposed(current.cmaes());
+        }
     }
 
     /** The global state with its covariance decomposed; the latest one is kept for the round's aggregate. */
@@ -108,33 +127,39 @@ public final class FedBptStrategy implements ServerStrategy {
         int n = sorted.size();
         int d = current.cmaes().dimension();
         double sigmaPrime = serverStep(rule, sorted, localLambda);
-        CmaesParameters params = rule == StepRule.PAPER_EQ6
-                ? CmaesParameters.equalWeights(d, n, Math.max(1, n / 2))
-                : CmaesParameters.logWeights(d, n, n);
-        Cmaes server = decomposed(current.cmaes()).withSigmaAndParameters(sigmaPrime, params);
-        double[][] means = new double[n][];
-        double[] losses = new double[n];
-        for (int i = 0; i < n; i++) {
-            means[i] = sorted.get(i).mean();
-            losses[i] = sorted.get(i).loss();
-        }
-        server.tell(means, losses);
-        CmaesState next = server.state();
-        // The step-size adaptation's factor exp(c_s/d_s (|p_s|/E|N| - 1)) = sigma_new / sigma'.
-        double stepFactor = next.sigma() / sigmaPrime;
-        if (rule == StepRule.PAPER_EQ6) {
-            // sigma' only normalises the clients' shifts (Appendix A, Eq. 10-16); the step size itself is adapted
-            // from the old state. Carrying sigma' over would multiply sigma by ~sqrt(2I/lambda) every round.
-            next = next.withSigma(current.cmaes().sigma() * stepFactor);
+        CmaesState next;
+        if (serverEs == ServerEs.PYCMA) {
+            // global_es.py:109-125: the means stacked in client order, es.sigma = sigma', ask() (its samples are
+            // discarded; it refreshes the decomposition when due), tell with pycma's default check_points.
+            List<LocalResult> byClient = new ArrayList<>(sorted);
+            byClient.sort(Comparator.comparingInt(LocalResult::clientId));
+            Pycma server = Pycma.resumed(current.cmaes(), PycmaParameters.server(d, n)).withSigma(sigmaPrime);
+            server.updateDecompositionIfDue();
+            server.tell(means(byClient), losses(byClient));
+            next = server.state();
         } else {
-            double last = 0;
-            for (LocalResult r : sorted) {
-                last += r.sigmas()[localIterations - 1];
-            }
-            last /= n;
-            next = next.withSigma(Math.min(Math.max(stepFactor * last, 0.5), last));
+            CmaesParameters params = rule == StepRule.PAPER_EQ6
+                    ? CmaesParameters.equalWeights(d, n, Math.max(1, n / 2))
+                    : CmaesParameters.logWeights(d, n, n);
+            Cmaes server = decomposed(current.cmaes()).withSigmaAndParameters(sigmaPrime, params);
+            server.tell(means(sorted), losses(sorted));
+            next = server.state();
         }
+        // The step-size adaptation's factor exp(c_s/d_s (|p_s|/E|N| - 1)) = sigma_after_tell / sigma', applied to
+        // the sigma the clients had. Carrying sigma' over would multiply sigma by ~sqrt(2I/lambda) every round.
+        double stepFactor = next.sigma() / sigmaPrime;
+        next = next.withSigma(current.cmaes().sigma() * stepFactor);
         return new GlobalState(current.round() + 1, next);
+    }
+
+    private static double[][] means(List<LocalResult> results) {
+        return results.stream().map(LocalResult::mean).toArray(double[][]::new);
+    }
+
+    /** NaN/infinite losses rank last. */
+    private static double[] losses(List<LocalResult> results) {
+        return results.stream().mapToDouble(r -> Double.isFinite(r.loss()) ? r.loss() : Double.POSITIVE_INFINITY)
+                .toArray();
     }
 
     /** sigma' of the given rule; results must be sorted by loss (best first). */

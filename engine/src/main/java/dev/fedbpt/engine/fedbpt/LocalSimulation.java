@@ -1,6 +1,5 @@
 package dev.fedbpt.engine.fedbpt;
 
-import dev.fedbpt.engine.cmaes.CmaesState;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import java.util.ArrayList;
@@ -35,7 +34,7 @@ public final class LocalSimulation {
             throw new IllegalArgumentException("config has " + config.clients() + " clients but data for "
                     + clientData.size());
         }
-        GlobalState initial = new GlobalState(0, CmaesState.initial(new double[config.dimension()], config.sigma0()));
+        GlobalState initial = config.strategy().initial(config.dimension(), config.sigma0());
         GlobalState state = initial;
         List<GlobalState> states = new ArrayList<>();
         double[] meanLoss = new double[config.rounds()];

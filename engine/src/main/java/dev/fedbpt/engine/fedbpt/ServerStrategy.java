@@ -10,6 +10,11 @@ public interface ServerStrategy {
 
     String name();
 
+    /** The global state before the first round: mean 0, step size sigma0, C = I, zero paths. */
+    default GlobalState initial(int dimension, double sigma0) {
+        return new GlobalState(0, dev.fedbpt.engine.cmaes.CmaesState.initial(new double[dimension], sigma0));
+    }
+
     /**
      * Computes ahead what {@link #aggregate} will need for {@code current} (FedBPT: the O(d^3) decomposition of the
      * global covariance), so that it runs while the clients search rather than after their last answer. May be

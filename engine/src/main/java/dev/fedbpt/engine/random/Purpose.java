@@ -18,5 +18,7 @@ public enum Purpose {
     /** CMA-ES benchmark runs (ours and Commons Math's). */
     BENCHMARK,
     /** Faults injected on purpose (which client drops, crashes or is late; which batch or score breaks). */
-    FAULTS
+    FAULTS,
+    /** The reference code's perturbation: one mask per client and round over every token. */
+    PERTURBATION_PER_ROUND
 }

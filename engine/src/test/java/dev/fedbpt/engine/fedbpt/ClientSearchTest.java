@@ -1,6 +1,7 @@
 package dev.fedbpt.engine.fedbpt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -53,7 +54,9 @@ class ClientSearchTest {
         assertArrayEqualsBits(last.candidates()[0], r.mean());
         // scores row: [0.5, 0, 0] for labels 0,1,2 -> mean CE = log(e^0.5 + 2) - (0.5 + 0 + 0)/3
         assertEquals(Math.log(Math.exp(0.5) + 2) - 0.5 / 3, r.loss(), 1e-6);
-        assertEquals(r.sigmas()[3], r.localState().sigma());
+        // The sigma list holds the sigma each iteration sampled with: s_0 = the start's, and not the last one.
+        assertEquals(1.0, r.sigmas()[0]);
+        assertNotEquals(r.sigmas()[3], r.localState().sigma());
         assertThrows(IllegalStateException.class, () -> cs.onScores(scores(1, 3, 3, 0), null));
     }
 

@@ -67,19 +67,18 @@ class StrategyTest {
     }
 
     @Test
-    void referenceRuleRescalesAndClamps() {
+    void referenceRuleScalesThePreviousSigmaByTheStepFactor() {
         FedBptStrategy s = new FedBptStrategy(FedBptStrategy.StepRule.REFERENCE_CODE, 5, 2);
-        GlobalState g0 = new GlobalState(0, CmaesState.initial(new double[2], 1.0));
+        GlobalState g0 = new GlobalState(0, CmaesState.initial(new double[2], 0.8));
         GlobalState g1 = s.aggregate(g0, fourClients());
-        // mean of last local sigmas = (1 + 2 + 3 + 1) / 4 = 1.75; result must lie in [0.5, 1.75]
+        // global_es.py:133: sigma_{t+1} = sigma_t * sigma_after_tell / sigma'; its clamp (:135-142) never changes it.
         double sigma = g1.cmaes().sigma();
         double sp = Math.sqrt(3.75);
         var server = new dev.fedbpt.engine.cmaes.Cmaes(g0.cmaes().withSigma(sp), CmaesParameters.logWeights(2, 4, 4));
         List<LocalResult> rs = fourClients();
         server.tell(rs.stream().map(LocalResult::mean).toArray(double[][]::new),
                 rs.stream().mapToDouble(LocalResult::loss).toArray());
-        double expected = Math.min(Math.max(server.sigma() / sp * 1.75, 0.5), 1.75);
-        assertEquals(expected, sigma, 1e-15);
+        assertEquals(0.8 * (server.sigma() / sp), sigma, 1e-15);
         // log weights over all 4 clients, w_i ~ ln(4.5) - ln i
         double[] w = {Math.log(4.5), Math.log(4.5) - Math.log(2), Math.log(4.5) - Math.log(3), Math.log(4.5) - Math.log(4)};
         double sum = w[0] + w[1] + w[2] + w[3];
