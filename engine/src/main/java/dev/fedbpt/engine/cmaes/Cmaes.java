@@ -2,9 +2,6 @@ package dev.fedbpt.engine.cmaes;
 
 import java.util.Arrays;
 import java.util.Comparator;
-import org.apache.commons.math3.linear.Array2DRowRealMatrix;
-import org.apache.commons.math3.linear.EigenDecomposition;
-import org.apache.commons.math3.linear.RealMatrix;
 import org.apache.commons.math3.random.RandomGenerator;
 
 /**
@@ -57,8 +54,7 @@ public final class Cmaes implements AskTell {
     private long generation;
 
     // Derived cache: B, D of C as it was at generation eigenGeneration (lazy update, see class comment).
-    private double[][] basis;      // columns are eigenvectors; null until the first use
-    private double[] axisLengths;  // sqrt of eigenvalues
+    private Decomposition eigen;   // null until the first use
     private long eigenGeneration;
     private int decompositions;
 
@@ -100,8 +96,7 @@ public final class Cmaes implements AskTell {
         this.pathC = other.pathC.clone();
         this.generation = other.generation;
         // B and D are never written in place (a decomposition replaces them), so copies may share them.
-        this.basis = other.basis;
-        this.axisLengths = other.axisLengths;
+        this.eigen = other.eigen;
         this.eigenGeneration = other.eigenGeneration;
     }
 
@@ -188,10 +183,10 @@ public final class Cmaes implements AskTell {
                 continue;
             }
             for (int i = 0; i < n; i++) {
-                dz[i] = axisLengths[i] * rng.nextGaussian();
+                dz[i] = eigen.axisLengths()[i] * rng.nextGaussian();
             }
             for (int i = 0; i < n; i++) {
-                double[] bi = basis[i];
+                double[] bi = eigen.basis()[i];
                 double y = 0;
                 for (int j = 0; j < n; j++) {
                     y += bi[j] * dz[j];
@@ -232,7 +227,7 @@ public final class Cmaes implements AskTell {
     }
 
     private void update(CmaesParameters p, double[][] solutions, double[] fitness) {
-        if (basis == null) {
+        if (eigen == null) {
             decompose(); // tell before any ask (FedBPT's server): decomposition of the current C
         }
         // Otherwise C^{-1/2} uses the same (possibly stale) B, D that ask sampled with.
@@ -262,7 +257,7 @@ public final class Cmaes implements AskTell {
         }
 
         // p_sigma <- (1 - cs) p_sigma + sqrt(cs (2 - cs) muEff) C^{-1/2} y_w
-        double[] invSqrtYw = invSqrtC(yw);
+        double[] invSqrtYw = eigen.inverseSqrt(yw);
         double csFactor = Math.sqrt(p.cSigma() * (2 - p.cSigma()) * p.muEff());
         double psNormSq = 0;
         for (int i = 0; i < n; i++) {
@@ -292,7 +287,7 @@ public final class Cmaes implements AskTell {
             } else if (hansenRos) {
                 wCirc[r] = 0; // replaced below
             } else {
-                double[] z = invSqrtC(y[r]);
+                double[] z = eigen.inverseSqrt(y[r]);
                 double zz = 0;
                 for (double v : z) {
                     zz += v * v;
@@ -370,7 +365,7 @@ public final class Cmaes implements AskTell {
         for (int k = 0; k < mu; k++) {
             worst[k] = y[y.length - 1 - k].clone();
             double zz = 0;
-            for (double v : invSqrtC(worst[k])) {
+            for (double v : eigen.inverseSqrt(worst[k])) {
                 zz += v * v;
             }
             norms[k] = Math.sqrt(zz);
@@ -417,35 +412,13 @@ public final class Cmaes implements AskTell {
         return idx;
     }
 
-    /** B D^{-1} B^T v. */
-    private double[] invSqrtC(double[] v) {
-        double[] t = new double[n];
-        for (int j = 0; j < n; j++) {
-            double s = 0;
-            for (int i = 0; i < n; i++) {
-                s += basis[i][j] * v[i];
-            }
-            t[j] = s / axisLengths[j];
-        }
-        double[] out = new double[n];
-        for (int i = 0; i < n; i++) {
-            double[] bi = basis[i];
-            double s = 0;
-            for (int j = 0; j < n; j++) {
-                s += bi[j] * t[j];
-            }
-            out[i] = s;
-        }
-        return out;
-    }
-
     /**
      * Hansen's lazy update (tutorial 2016, cmaes.m / purecma): B, D are recomputed only when
      * {@code lambda / ((c1 + cmu) n 10)} evaluations, i.e. {@code 1 / ((c1 + cmu) n 10)} generations, have passed
      * since the last decomposition (always, in low dimension), and on the first use after construction.
      */
     private void ensureEigenForSampling() {
-        if (basis == null) {
+        if (eigen == null) {
             decompose();
             return;
         }
@@ -473,22 +446,8 @@ public final class Cmaes implements AskTell {
                     c[j][i] = v;
                 }
             }
-            double[] ev;
-            double[][] vectors;
-            if (isDiagonal()) {
-                // Exact and O(n^2): B = I, D^2 = diag(C) (e.g. every start state C = I).
-                ev = new double[n];
-                vectors = new double[n][n];
-                for (int i = 0; i < n; i++) {
-                    ev[i] = c[i][i];
-                    vectors[i][i] = 1.0;
-                }
-            } else {
-                EigenDecomposition eig = new EigenDecomposition(new Array2DRowRealMatrix(c, false));
-                ev = eig.getRealEigenvalues();
-                RealMatrix v = eig.getV();
-                vectors = v.getData();
-            }
+            Decomposition.Eigen raw = Decomposition.eigen(c);
+            double[] ev = raw.values();
             double max = Double.NEGATIVE_INFINITY;
             double min = Double.POSITIVE_INFINITY;
             for (double e : ev) {
@@ -509,26 +468,14 @@ public final class Cmaes implements AskTell {
                 }
                 continue;
             }
-            basis = vectors;
-            axisLengths = new double[n];
+            double[] axisLengths = new double[n];
             for (int i = 0; i < n; i++) {
                 axisLengths[i] = Math.sqrt(ev[i]);
             }
+            eigen = new Decomposition(raw.vectors(), axisLengths);
             eigenGeneration = generation;
             decompositions++;
             return;
         }
-    }
-
-    private boolean isDiagonal() {
-        for (int i = 0; i < n; i++) {
-            double[] ci = c[i];
-            for (int j = 0; j < n; j++) {
-                if (i != j && ci[j] != 0) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 }

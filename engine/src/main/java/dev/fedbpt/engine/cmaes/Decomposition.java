@@ -10,22 +10,31 @@ import org.apache.commons.math3.linear.EigenDecomposition;
  */
 record Decomposition(double[][] basis, double[] axisLengths) {
 
-    static Decomposition of(double[][] c) {
+    /** Eigenvalues and eigenvectors (as columns) of a symmetric matrix. */
+    record Eigen(double[] values, double[][] vectors) {}
+
+    /** The eigensystem of symmetric {@code c}: exact and O(n^2) for a diagonal one (B = I, e.g. every start C). */
+    static Eigen eigen(double[][] c) {
         int n = c.length;
-        double[] ev;
-        double[][] vectors;
         if (isDiagonal(c)) {
-            ev = new double[n];
-            vectors = new double[n][n];
+            double[] ev = new double[n];
+            double[][] vectors = new double[n][n];
             for (int i = 0; i < n; i++) {
                 ev[i] = c[i][i];
                 vectors[i][i] = 1.0;
             }
-        } else {
-            EigenDecomposition eig = new EigenDecomposition(new Array2DRowRealMatrix(c, true));
-            ev = eig.getRealEigenvalues();
-            vectors = eig.getV().getData();
+            return new Eigen(ev, vectors);
         }
+        EigenDecomposition eig = new EigenDecomposition(new Array2DRowRealMatrix(c, false));
+        return new Eigen(eig.getRealEigenvalues(), eig.getV().getData());
+    }
+
+    /** The decomposition of a positive-definite {@code c}; a breakdown otherwise. */
+    static Decomposition of(double[][] c) {
+        int n = c.length;
+        Eigen raw = eigen(c);
+        double[] ev = raw.values();
+        double[][] vectors = raw.vectors();
         double[] d = new double[n];
         for (int i = 0; i < n; i++) {
             if (!(ev[i] > 0) || !Double.isFinite(ev[i])) {
@@ -60,7 +69,7 @@ record Decomposition(double[][] basis, double[] axisLengths) {
         return out;
     }
 
-    private static boolean isDiagonal(double[][] c) {
+    static boolean isDiagonal(double[][] c) {
         for (int i = 0; i < c.length; i++) {
             for (int j = 0; j < c.length; j++) {
                 if (i != j && c[i][j] != 0) {

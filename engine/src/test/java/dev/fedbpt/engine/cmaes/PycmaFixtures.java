@@ -93,6 +93,25 @@ public final class PycmaFixtures {
         assertTrue(diff / scale <= TOLERANCE, what + ": relative difference " + diff / scale);
     }
 
+    /**
+     * The server fixture's C0 = diag(a) + u u^T + v v^T from {@code start.C_construction}, element by element in
+     * pycma's order, which reproduces its bits.
+     */
+    public static double[][] serverC0(JsonNode start) {
+        JsonNode construction = start.get("C_construction");
+        double[] a = vector(construction.get("a"));
+        double[] u = vector(construction.get("u"));
+        double[] v = vector(construction.get("v"));
+        int n = a.length;
+        double[][] c0 = new double[n][n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                c0[i][j] = ((i == j ? a[i] : 0.0) + u[i] * u[j]) + v[i] * v[j];
+            }
+        }
+        return c0;
+    }
+
     /** A covariance against a {@code C_summary}: diagonal, first row, trace and Frobenius norm. */
     public static void assertSummary(double[][] c, JsonNode summary, String what) {
         int n = c.length;

@@ -90,16 +90,11 @@ class PycmaFixturesTest {
         JsonNode f = PycmaFixtures.read("server-d500.json");
         JsonNode start = f.get("start");
         int n = f.get("N").asInt();
-        JsonNode construction = start.get("C_construction");
-        double[] a = vector(construction.get("a"));
-        double[] u = vector(construction.get("u"));
-        double[] v = vector(construction.get("v"));
-        double[][] c0 = new double[n][n];
+        double[][] c0 = PycmaFixtures.serverC0(start);
         double sum = 0;
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                c0[i][j] = ((i == j ? a[i] : 0.0) + u[i] * u[j]) + v[i] * v[j];
-                sum += c0[i][j];
+        for (double[] row : c0) {
+            for (double x : row) {
+                sum += x;
             }
         }
         assertSummary(c0, start.get("C_summary"), "C0");

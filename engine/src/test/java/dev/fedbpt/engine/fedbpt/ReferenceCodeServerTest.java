@@ -27,17 +27,7 @@ class ReferenceCodeServerTest {
     void threeRecordedRoundsThroughTheStrategy() {
         JsonNode f = PycmaFixtures.read("server-d500.json");
         JsonNode start = f.get("start");
-        int n = f.get("N").asInt();
-        JsonNode cc = start.get("C_construction");
-        double[] a = vector(cc.get("a"));
-        double[] u = vector(cc.get("u"));
-        double[] v = vector(cc.get("v"));
-        double[][] c0 = new double[n][n];
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                c0[i][j] = ((i == j ? a[i] : 0.0) + u[i] * u[j]) + v[i] * v[j];
-            }
-        }
+        double[][] c0 = PycmaFixtures.serverC0(start);
         // The server's state holds the sigma it handed out (local_sigma_current) and C0's decomposition.
         GlobalState global = new GlobalState(0, new CmaesState(vector(start.get("mean")),
                 start.get("local_sigma_current").asDouble(), c0, vector(start.get("p_sigma")),
