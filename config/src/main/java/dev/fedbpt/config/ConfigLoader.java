@@ -44,6 +44,12 @@ public final class ConfigLoader {
         Config reference = reference();
         Config stored = parseFile(configFile);
         rejectUnknownKeys(stored, reference);
+        if (!stored.hasPath("search.profile") && stored.hasPath("search.step-rule")
+                && "reference-code".equals(stored.getString("search.step-rule"))) {
+            throw new ConfigError(ROOT + ".search.step-rule", configFile + " ran fedbpt's first reading of the"
+                    + " reference code's step rule, with a clamp the reference code never applies; that rule no longer"
+                    + " exists, so this run cannot be continued (its results stay readable by `fedbpt report`)");
+        }
         return withOverrides(Profiles.storedWithDefaults(stored), overrides, reference);
     }
 

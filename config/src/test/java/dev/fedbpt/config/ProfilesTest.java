@@ -78,6 +78,18 @@ class ProfilesTest {
     }
 
     @Test
+    void aRunFolderOfTheRemovedClampRuleIsRefusedNamingTheKey() throws IOException {
+        String before = ConfigLoader.loadDefaults().resolvedHocon()
+                .replaceAll("(?m)^\\s*profile\\s*=.*$", "")
+                .replaceAll("(?m)^(\\s*step-rule\\s*=).*$", "$1 \"reference-code\"");
+        Path stored = dir.resolve("config.conf");
+        Files.writeString(stored, before);
+        ConfigError error = assertThrows(ConfigError.class, () -> ConfigLoader.loadRunFolder(stored, List.of()));
+        assertEquals("fedbpt.search.step-rule", error.key());
+        assertTrue(error.getMessage().contains("clamp"), error.getMessage());
+    }
+
+    @Test
     void anUnknownProfileNamesTheKey() {
         ConfigError error = assertThrows(ConfigError.class,
                 () -> ConfigLoader.load(null, List.of("search.profile=nvflare")));
