@@ -82,7 +82,9 @@ public final class Pycma implements AskTell {
      * instance kept alive across FedBPT rounds does; a state without one is decomposed now.
      */
     public static Pycma resumed(CmaesState state, PycmaParameters params) {
-        if (state.decomposed() == null) {
+        // When a refresh is due, the next ask (or Mahalanobis norm) decomposes the current C anyway: decomposing the
+        // recorded one first would be thrown away. C is kept exactly symmetric, so fresh() decomposes the same bits.
+        if (state.decomposed() == null || params.decompositionDue(state.tellsSinceDecomposition())) {
             return fresh(state, params);
         }
         CmaesState s = state.copy();
@@ -144,8 +146,7 @@ public final class Pycma implements AskTell {
 
     /** The update pycma's ask runs before it samples: a new decomposition if the lazy gap has passed. */
     public void updateDecompositionIfDue() {
-        if (tellsSinceDecomposition < params.lazyGap()
-                || (params.lazyGap() == 0 && tellsSinceDecomposition == 0)) {
+        if (!params.decompositionDue(tellsSinceDecomposition)) {
             return;
         }
         for (int i = 0; i < n; i++) {
@@ -251,7 +252,7 @@ public final class Pycma implements AskTell {
                 }
             }
         }
-        update(solutions, fitness, asked, mirror, true);
+        update(solutions, fitness, asked, mirror);
     }
 
     /** tell with {@code check_points=False}: nothing is shortened. */
@@ -259,7 +260,7 @@ public final class Pycma implements AskTell {
         checkShapes(solutions, fitness);
         boolean[] asked = new boolean[solutions.length];
         Arrays.fill(asked, true);
-        update(solutions, fitness, asked, -1, true);
+        update(solutions, fitness, asked, -1);
     }
 
     /** tell for solutions all taken as asked, the one at {@code mirrorIndex} (or none, -1) a selective mirror. */
@@ -267,7 +268,7 @@ public final class Pycma implements AskTell {
         checkShapes(solutions, fitness);
         boolean[] asked = new boolean[solutions.length];
         Arrays.fill(asked, true);
-        update(solutions, fitness, asked, mirrorIndex, true);
+        update(solutions, fitness, asked, mirrorIndex);
     }
 
     /** What one tell decided, for tests against pycma's recorded runs. */
@@ -280,7 +281,7 @@ public final class Pycma implements AskTell {
         return lastTrace;
     }
 
-    private void update(double[][] solutions, double[] fitnessIn, boolean[] asked, int mirror, boolean record) {
+    private void update(double[][] solutions, double[] fitnessIn, boolean[] asked, int mirror) {
         int lambda = solutions.length;
         double[] fitness = medianForNaN(fitnessIn);
         countiter++;
@@ -425,13 +426,11 @@ public final class Pycma implements AskTell {
         }
         lastAsked = new double[0][];
         lastMirrorIndex = -1;
-        if (record) {
-            int[] ranking = new int[lambda];
-            for (int r = 0; r < lambda; r++) {
-                ranking[r] = order[r];
-            }
-            lastTrace = new TellTrace(ranking, fitness, hsig, hsigLhs, traceWeights, divisors);
+        int[] ranking = new int[lambda];
+        for (int r = 0; r < lambda; r++) {
+            ranking[r] = order[r];
         }
+        lastTrace = new TellTrace(ranking, fitness, hsig, hsigLhs, traceWeights, divisors);
     }
 
     /** NaN fitness values become numpy's median of the others (evolution_strategy.py:2766-2775). */

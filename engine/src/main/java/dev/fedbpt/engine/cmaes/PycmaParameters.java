@@ -134,6 +134,11 @@ public record PycmaParameters(int dimension, int popsize, double[] heldWeights, 
         }
     }
 
+    /** Whether the sampler decomposes C again after {@code tells} tells since the last time (sampler.py:363-366). */
+    public boolean decompositionDue(int tells) {
+        return !(tells < lazyGap || (lazyGap == 0 && tells == 0));
+    }
+
     /** The weights tell applies to {@code told} ranked solutions (recombination_weights.py:196-204). */
     public double[] weightsFor(int told) {
         int held = heldWeights.length;
