@@ -12,7 +12,7 @@ import dev.fedbpt.actors.ExperimentData;
 import dev.fedbpt.actors.ConfiguredModels;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.engine.fedbpt.LocalData;
+import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.inference.ModelTokenizer;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,5 +1,13 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.data.Vocabulary;
+import dev.fedbpt.engine.method.ClientMemory;
+import dev.fedbpt.engine.method.ClientProcedure;
+import dev.fedbpt.engine.method.ClientTask;
+import dev.fedbpt.engine.method.Downlink;
+import dev.fedbpt.engine.method.FederatedMethod;
+
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PreRestart;
@@ -8,21 +16,13 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
-import dev.fedbpt.engine.fedbpt.ClientSearch;
-import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
-import dev.fedbpt.engine.fedbpt.GlobalState;
-import dev.fedbpt.engine.fedbpt.LocalData;
-import dev.fedbpt.engine.fedbpt.SearchStep;
-import dev.fedbpt.engine.fedbpt.Vocabulary;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * One federated client: holds its tokenised partition and runs the engine's client search, turning each
- * "evaluate these candidates" into one score request per candidate to the inference pool. A crash is reported
+ * One federated client: holds its tokenised partition and runs its method's client procedure, turning each
+ * "score these prompts" into one score request per prompt to the inference pool. A crash is reported
  * to the server as a failure of the round in progress, and the actor restarts clean.
  */
 public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
@@ -30,12 +30,12 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
     public sealed interface Command {}
 
     /**
-     * Run round {@code round}'s local search (1-based, as users count; the engine's coordinates use
-     * {@code global.round()}, the rounds completed before it) for attempt {@code attempt} of that round, and report
-     * to {@code replyTo}.
+     * Run round {@code round}'s local procedure (1-based, as users count; the engine counts the rounds completed
+     * before it) for attempt {@code attempt} of that round from {@code downlink} and what this client kept from its
+     * last round ({@code memory}, null: nothing), and report to {@code replyTo}.
      */
-    public record Train(int round, int attempt, GlobalState global, ActorRef<ServerActor.Command> replyTo)
-            implements Command {}
+    public record Train(int round, int attempt, Downlink downlink, ClientMemory memory,
+                        ActorRef<ServerActor.Command> replyTo) implements Command {}
 
     private record PoolReply(InferencePool.Reply reply) implements Command {}
 
@@ -45,9 +45,8 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
     private record RetryScore(long requestId) implements Command {}
 
     /** Everything a client needs that does not change between rounds. */
-    public record Setup(int clientId, LocalData data, Vocabulary vocabulary, ClientSearchConfig search,
-                        long experimentSeed, ActorRef<InferencePool.Score> pool, FaultInjector faults,
-                        SharedStart start) {}
+    public record Setup(int clientId, LocalData data, Vocabulary vocabulary, FederatedMethod method,
+                        long experimentSeed, ActorRef<InferencePool.Score> pool, FaultInjector faults) {}
 
     private static final Duration BUSY_RETRY = Duration.ofMillis(20);
 
@@ -55,24 +54,22 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
     private final TimerScheduler<Command> timers;
     private final ActorRef<InferencePool.Reply> poolReplies;
     private final Map<Long, InferencePool.Score> outstanding = new HashMap<>();
-    private final Map<Long, Integer> candidateOf = new HashMap<>();
+    private final Map<Long, Integer> promptOf = new HashMap<>();
     private long nextRequestId;
     private Job job;
 
     /** The round in progress. */
     private static final class Job {
         final Train train;
-        final ClientSearch search;
+        final ClientProcedure procedure;
         final FaultInjector.ClientFault fault;
-        SearchStep.Evaluate step;
-        float[][][] clean;
-        float[][][] perturbed;
+        float[][][] scores;
         int remaining;
         long forwardRows;
 
-        Job(Train train, ClientSearch search, FaultInjector.ClientFault fault) {
+        Job(Train train, ClientProcedure procedure, FaultInjector.ClientFault fault) {
             this.train = train;
-            this.search = search;
+            this.procedure = procedure;
             this.fault = fault;
         }
     }
@@ -103,7 +100,7 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
 
     private Behavior<Command> onTrain(Train train) {
         outstanding.clear();
-        candidateOf.clear();
+        promptOf.clear();
         job = null;
         FaultInjector.ClientFault fault = setup.faults().clientFault(train.round(), train.attempt(), setup.clientId());
         if (fault.drops()) {
@@ -111,28 +108,29 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
                     setup.clientId(), train.round(), train.attempt());
             return this;
         }
-        job = new Job(train, new ClientSearch(setup.start().of(train.global()), setup.search(), setup.data(),
-                setup.vocabulary(), setup.experimentSeed(), train.global().round(), setup.clientId()), fault);
+        ClientTask task = new ClientTask(setup.clientId(), train.round() - 1, setup.data(), setup.vocabulary(),
+                setup.experimentSeed(), train.memory());
+        job = new Job(train, setup.method().client(train.downlink(), task), fault);
         advance();
         return this;
     }
 
     private void advance() {
-        SearchStep step = job.search.next();
-        if (step instanceof SearchStep.Done done) {
-            report(new ServerActor.ClientReport(done.result(), job.train.attempt(), job.forwardRows,
-                    job.search.nonFiniteCount()));
+        ClientProcedure.Step step = job.procedure.next();
+        if (step instanceof ClientProcedure.Finished finished) {
+            report(new ServerActor.ClientReport(finished.upload(), finished.memory(), job.train.attempt(),
+                    job.forwardRows, job.procedure.nonFiniteCount()));
             job = null;
             return;
         }
-        SearchStep.Evaluate evaluate = (SearchStep.Evaluate) step;
-        if (evaluate.iteration() == job.fault.crashAtIteration()) {
-            String what = "injected fault: client " + setup.clientId() + " crashes at local iteration "
-                    + evaluate.iteration() + " of round " + job.train.round();
+        ClientProcedure.ScorePrompts request = (ClientProcedure.ScorePrompts) step;
+        if (request.step() == job.fault.crashAtIteration()) {
+            String what = "injected fault: client " + setup.clientId() + " crashes at local step "
+                    + request.step() + " of round " + job.train.round();
             getContext().getLog().warn(what);
             throw new FaultInjector.InjectedFault(what);
         }
-        requestScores(evaluate);
+        requestScores(request);
     }
 
     private void report(ServerActor.ClientReport report) {
@@ -151,25 +149,19 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
         return this;
     }
 
-    private void requestScores(SearchStep.Evaluate evaluate) {
-        int candidates = evaluate.candidates().length;
-        job.step = evaluate;
-        job.clean = new float[candidates][][];
-        job.perturbed = evaluate.perturbedRows() == null ? null : new float[candidates][][];
-        job.remaining = candidates;
-        List<int[]> rows = new ArrayList<>(evaluate.cleanRows());
-        if (evaluate.perturbedRows() != null) {
-            rows.addAll(evaluate.perturbedRows());
-        }
-        List<int[]> allRows = List.copyOf(rows);
-        for (int c = 0; c < candidates; c++) {
+    private void requestScores(ClientProcedure.ScorePrompts request) {
+        int prompts = request.prompts().size();
+        job.scores = new float[prompts][][];
+        job.remaining = prompts;
+        for (int p = 0; p < prompts; p++) {
             long id = nextRequestId++;
-            InferencePool.Score score = new InferencePool.Score(id, evaluate.candidates()[c], allRows, poolReplies);
+            InferencePool.Score score = new InferencePool.Score(id, request.prompts().get(p), request.rows(),
+                    poolReplies);
             outstanding.put(id, score);
-            candidateOf.put(id, c);
+            promptOf.put(id, p);
             setup.pool().tell(score);
         }
-        job.forwardRows += (long) candidates * allRows.size();
+        job.forwardRows += (long) prompts * request.rows().size();
     }
 
     private Behavior<Command> onPoolReply(PoolReply message) {
@@ -184,7 +176,7 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
                     setup.clientId(), failed.reason()));
             job = null;
             outstanding.clear();
-            candidateOf.clear();
+            promptOf.clear();
         } else {
             onScored((InferencePool.Scored) reply);
         }
@@ -193,15 +185,9 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
 
     private void onScored(InferencePool.Scored scored) {
         outstanding.remove(scored.requestId());
-        int candidate = candidateOf.remove(scored.requestId());
-        int cleanRows = job.step.cleanRows().size();
-        float[][] scores = scored.scores();
-        job.clean[candidate] = java.util.Arrays.copyOfRange(scores, 0, cleanRows);
-        if (job.perturbed != null) {
-            job.perturbed[candidate] = java.util.Arrays.copyOfRange(scores, cleanRows, scores.length);
-        }
+        job.scores[promptOf.remove(scored.requestId())] = scored.scores();
         if (--job.remaining == 0) {
-            job.search.onScores(job.clean, job.perturbed);
+            job.procedure.onScores(job.scores);
             advance();
         }
     }

@@ -1,5 +1,7 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.engine.method.Prompt;
+
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.Behaviors;
@@ -35,7 +37,7 @@ public final class Evaluator {
 
     private Evaluator() {}
 
-    public static Behavior<Command> create(int round, double[] z, TestSet testSet,
+    public static Behavior<Command> create(int round, Prompt prompt, TestSet testSet,
                                            ActorRef<InferencePool.Score> pool, ActorRef<Reply> replyTo) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
             long startNanos = System.nanoTime();
@@ -44,7 +46,7 @@ public final class Evaluator {
             int total = testSet.rows().size();
             for (int start = 0, id = 0; start < total; start += CHUNK_ROWS, id++) {
                 List<int[]> chunk = testSet.rows().subList(start, Math.min(total, start + CHUNK_ROWS));
-                InferencePool.Score score = new InferencePool.Score(id, z, List.copyOf(chunk), replies);
+                InferencePool.Score score = new InferencePool.Score(id, prompt, List.copyOf(chunk), replies);
                 outstanding.put((long) id, score);
                 pool.tell(score);
             }

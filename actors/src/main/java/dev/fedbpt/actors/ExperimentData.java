@@ -10,7 +10,7 @@ import dev.fedbpt.engine.data.InContextExamples;
 import dev.fedbpt.engine.data.Partitioner;
 import dev.fedbpt.engine.data.TaskDefinition;
 import dev.fedbpt.engine.data.Tasks;
-import dev.fedbpt.engine.fedbpt.LocalData;
+import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import dev.fedbpt.inference.ModelTokenizer;
@@ -48,9 +48,8 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
                         Rng.of(seed, Purpose.FEW_SHOT));
         Dataset fewShot = drawn.train();
         Dataset evaluation = onDev ? drawn.dev() : read(config, data.test(), task, "fedbpt.data.test");
-        // Centralised BBT is the reference point: one client holding all the training data.
-        int clients = config.experiment().method() == ExperimentConfig.Method.CENTRALISED_BBT ? 1
-                : config.federation().clients();
+        // A centralised reference: one client holding all the training data.
+        int clients = config.experiment().method().singleClient() ? 1 : config.federation().clients();
         if (fewShot.size() < clients) {
             throw new ConfigError("fedbpt.federation.clients", clients + " clients but only " + fewShot.size()
                     + " training examples: every client needs at least one");

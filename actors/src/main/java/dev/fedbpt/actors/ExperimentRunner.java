@@ -1,5 +1,7 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.engine.method.FederatedMethod;
+
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Behavior;
@@ -8,11 +10,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
-import dev.fedbpt.engine.fedbpt.FedAvgBbtStrategy;
-import dev.fedbpt.engine.fedbpt.FedBptStrategy;
-import dev.fedbpt.engine.fedbpt.ServerStrategy;
-import dev.fedbpt.engine.fedbpt.Vocabulary;
+import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.inference.ScoringModel;
 import dev.fedbpt.persistence.JournalSchema;
 import dev.fedbpt.persistence.JournalSettings;
@@ -48,6 +46,7 @@ public final class ExperimentRunner {
 
     public static Outcome run(ExperimentConfig config, Path runDirectory, ModelFactory models, FaultInjector faults,
                               Consumer<String> progress) {
+        FederatedMethod method = ConfiguredMethod.of(config); // a bad method setting is refused before the folder
         String experimentHash = RunFolder.claim(runDirectory, config);
         JournalSchema.open(runDirectory, experimentHash);
         List<String> executionChanges = RunFolder.executionChanges(runDirectory, config);
@@ -62,8 +61,8 @@ public final class ExperimentRunner {
             progress.accept(describe(data, config));
             RunOutputs outputs = new RunOutputs(runDirectory, config, experimentHash, progress);
             List<RowScorer> scorers = sessions.stream().<RowScorer>map(model -> model::score).toList();
-            Behavior<Void> guardian = guardian(config, experimentHash, data, new Vocabulary(first.vocabularySize(),
-                    first.specialTokenIds()), scorers, faults, outputs);
+            Behavior<Void> guardian = guardian(config, method, experimentHash, data,
+                    new Vocabulary(first.vocabularySize(), first.specialTokenIds()), scorers, faults, outputs);
             Config akka = AkkaDefaults.over(JournalSettings.forRunDirectory(runDirectory));
             ActorSystem<Void> system = ActorSystem.create(guardian, "fedbpt", akka);
             return awaitOutcome(system, outputs);
@@ -100,21 +99,20 @@ public final class ExperimentRunner {
         }
     }
 
-    private static Behavior<Void> guardian(ExperimentConfig config, String experimentHash, ExperimentData data, Vocabulary vocabulary,
-                                           List<RowScorer> scorers, FaultInjector faults, RunOutputs outputs) {
+    private static Behavior<Void> guardian(ExperimentConfig config, FederatedMethod method, String experimentHash,
+                                           ExperimentData data, Vocabulary vocabulary, List<RowScorer> scorers,
+                                           FaultInjector faults, RunOutputs outputs) {
         return Behaviors.setup(context -> {
             ActorRef<InferencePool.Score> pool = context.spawn(InferencePool.create(poolSettings(config), scorers, faults),
                     "pool").narrow();
-            ClientSearchConfig search = searchConfig(config);
-            SharedStart start = new SharedStart(search);
             List<ActorRef<ClientActor.Command>> clients = new ArrayList<>();
             for (int id = 0; id < data.clients().size(); id++) {
                 clients.add(context.spawn(ClientActor.create(new ClientActor.Setup(id, data.clients().get(id),
-                        vocabulary, search, config.experiment().seed(), pool, faults, start)), "client-" + id));
+                        vocabulary, method, config.experiment().seed(), pool, faults)), "client-" + id));
             }
             ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
-                    serverSettings(config, experimentHash, clients.size()),
-                    strategy(config), ClientDirectory.local(clients), pool, data.testSet(), faults, outputs), "server");
+                    serverSettings(config, method, experimentHash, clients.size()),
+                    method, ClientDirectory.local(clients), pool, data.testSet(), faults, outputs), "server");
             context.watch(server);
             return Behaviors.receive(Void.class)
                     .onSignal(Terminated.class, terminated -> Behaviors.stopped())
@@ -128,63 +126,12 @@ public final class ExperimentRunner {
     }
 
     /** Baselines that only evaluate (zero-shot, in-context learning) run no rounds. */
-    public static ServerActor.Settings serverSettings(ExperimentConfig config, String experimentHash, int population) {
-        int rounds = config.experiment().method().tunes() ? config.experiment().rounds() : 0;
-        return new ServerActor.Settings(experimentHash, config.experiment().seed(),
-                config.search().dimension(), config.search().sigma0(), rounds,
+    public static ServerActor.Settings serverSettings(ExperimentConfig config, FederatedMethod method,
+                                                      String experimentHash, int population) {
+        int rounds = method.runsRounds() ? config.experiment().rounds() : 0;
+        return new ServerActor.Settings(experimentHash, config.experiment().seed(), rounds,
                 config.experiment().evalEvery(), population, config.federation().sampleFraction(),
                 config.federation().quorum(), config.federation().roundDeadline(), config.federation().maxAttempts(),
                 config.persistence().snapshotEvery());
-    }
-
-    public static ClientSearchConfig searchConfig(ExperimentConfig config) {
-        ExperimentConfig.Search search = config.search();
-        return new ClientSearchConfig(search.localIterations(), search.population(), search.perturbationRate(),
-                strategy(config).needsLocalStates(),
-                switch (search.cmaesVariant()) {
-                    case TUTORIAL -> ClientSearchConfig.Optimizer.TUTORIAL;
-                    case MIRRORED_ACTIVE -> ClientSearchConfig.Optimizer.MIRRORED_ACTIVE;
-                    case PYCMA -> ClientSearchConfig.Optimizer.PYCMA;
-                },
-                switch (search.uploadedSigmas()) {
-                    case USED -> ClientSearchConfig.SigmaList.USED;
-                    case AFTER_TELL -> ClientSearchConfig.SigmaList.AFTER_TELL;
-                },
-                switch (search.clientStart()) {
-                    case GLOBAL_STATE -> ClientSearchConfig.Start.GLOBAL_STATE;
-                    case LIGHT_COPY -> ClientSearchConfig.Start.LIGHT_COPY;
-                },
-                switch (search.clientRanking()) {
-                    case CLEAN_LOSS -> ClientSearchConfig.Ranking.CLEAN_LOSS;
-                    case RATIO_FITNESS -> ClientSearchConfig.Ranking.RATIO_FITNESS;
-                },
-                switch (search.perturbationMask()) {
-                    case PER_ITERATION -> ClientSearchConfig.Mask.PER_ITERATION;
-                    case PER_ROUND -> ClientSearchConfig.Mask.PER_ROUND;
-                });
-    }
-
-    public static ServerStrategy strategy(ExperimentConfig config) {
-        ExperimentConfig.Search search = config.search();
-        return switch (config.experiment().method()) {
-            case FEDBPT -> new FedBptStrategy(switch (search.stepRule()) {
-                case PAPER_EQ6 -> FedBptStrategy.StepRule.PAPER_EQ6;
-                case REFERENCE_CODE -> FedBptStrategy.StepRule.REFERENCE_CODE;
-            }, switch (search.serverCmaes()) {
-                case TUTORIAL -> FedBptStrategy.ServerEs.TUTORIAL;
-                case PYCMA -> FedBptStrategy.ServerEs.PYCMA;
-            }, search.population(), search.localIterations());
-            case FEDAVG_BBT -> new FedAvgBbtStrategy(switch (search.fedAvgPaths()) {
-                case AVERAGE -> FedAvgBbtStrategy.Paths.AVERAGE;
-                case RESET -> FedAvgBbtStrategy.Paths.RESET;
-            }, switch (search.fedAvgWeights()) {
-                case SAMPLES -> FedAvgBbtStrategy.Weights.SAMPLES;
-                case UNIFORM -> FedAvgBbtStrategy.Weights.UNIFORM;
-            });
-            // Centralised BBT: FedAvg-BBT over its single client hands the client's whole CMA-ES state on, paths
-            // included, so the rounds chain into one local search. Zero-shot and ICL run no rounds; the strategy is
-            // never used.
-            case CENTRALISED_BBT, ZERO_SHOT, ICL -> new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE);
-        };
     }
 }

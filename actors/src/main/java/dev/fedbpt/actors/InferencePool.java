@@ -1,5 +1,7 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.engine.method.Prompt;
+
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.DispatcherSelector;
@@ -26,8 +28,8 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
 
     public sealed interface Command {}
 
-    /** Score {@code rows}, each with the prompt A·z ({@code z} null: no prompt). */
-    public record Score(long requestId, double[] z, List<int[]> rows, ActorRef<Reply> replyTo)
+    /** Score {@code rows}, each with {@code prompt} (null: no prompt). */
+    public record Score(long requestId, Prompt prompt, List<int[]> rows, ActorRef<Reply> replyTo)
             implements Command, PoolLink.Command, WireMessage {}
 
     record BatchDone(int worker, long batchId, float[][] scores) implements Command {}
@@ -271,9 +273,27 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
         List<ScoreRow> scoreRows = new ArrayList<>(rows.size());
         boolean retry = false;
         for (PendingRow row : rows) {
-            scoreRows.add(new ScoreRow(row.request.score.z(), row.request.score.rows().get(row.index)));
+            scoreRows.add(modelInput(row.request.score.prompt(), row.request.score.rows().get(row.index)));
             retry |= row.failures > 0;
         }
         workers.get(worker).tell(new InferenceWorker.RunBatch(batch.id(), scoreRows, retry));
+    }
+
+    /**
+     * What the model takes for {@code row} with {@code prompt} (null: none): a continuous prompt as the point z the
+     * model projects, an embeddings prompt as its vectors, a token prompt as ordinary tokens after the row's first
+     * one.
+     */
+    static ScoreRow modelInput(Prompt prompt, int[] row) {
+        if (prompt == null) {
+            return new ScoreRow(null, row);
+        }
+        if (prompt instanceof Prompt.Continuous continuous) {
+            return new ScoreRow(continuous.z(), row);
+        }
+        if (prompt instanceof Prompt.Embeddings embeddings) {
+            return ScoreRow.withEmbeddings(embeddings.flattened(), row);
+        }
+        return new ScoreRow(null, ((Prompt.Tokens) prompt).insertInto(row));
     }
 }

@@ -113,7 +113,7 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
 
     private void send(long id, Pending pending) {
         pending.sentNanos = System.nanoTime();
-        pool.tell(new InferencePool.Score(id, pending.score.z(), pending.score.rows(), replies));
+        pool.tell(new InferencePool.Score(id, pending.score.prompt(), pending.score.rows(), replies));
     }
 
     private Behavior<Command> onPoolReply(PoolReply message) {

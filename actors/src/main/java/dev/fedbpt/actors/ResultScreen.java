@@ -1,9 +1,9 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.engine.fedbpt.LocalResult;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.Upload;
 import dev.fedbpt.persistence.OpenRound;
 import dev.fedbpt.persistence.ServerState;
-import java.util.Arrays;
 
 /**
  * Decides what the server does with a client's result before anything is journalled: accept it, ignore it as late
@@ -20,11 +20,10 @@ final class ResultScreen {
     private ResultScreen() {}
 
     /**
-     * {@code attempt}: the round attempt the client answered (1-based); engine rounds count completed rounds.
-     * {@code needsLocalState}: the strategy averages the clients' local CMA-ES states (FedAvg-BBT).
+     * {@code attempt}: the round attempt the client answered (1-based); engine rounds count completed rounds. The
+     * method screens what only it can judge (shapes, non-finite numbers in its upload).
      */
-    static Verdict screen(ServerState state, LocalResult result, int attempt, int dimension,
-                          boolean needsLocalState) {
+    static Verdict screen(ServerState state, Upload result, int attempt, FederatedMethod method) {
         int round = result.round() + 1;
         OpenRound open = state.open();
         if (round <= state.roundsCompleted() || (open != null && round == open.round() && attempt < open.attempt())) {
@@ -43,17 +42,11 @@ final class ResultScreen {
         if (open.hasAnswered(result.clientId())) {
             return reject("duplicate: client " + result.clientId() + " already answered");
         }
-        if (result.mean().length != dimension) {
-            return reject("mean has dimension " + result.mean().length + ", expected " + dimension);
+        if (!Double.isFinite(result.loss())) {
+            return reject("non-finite loss " + result.loss());
         }
-        if (needsLocalState && result.localState() == null) {
-            return reject("no local CMA-ES state, which this method averages");
-        }
-        if (!Double.isFinite(result.loss()) || !Arrays.stream(result.mean()).allMatch(Double::isFinite)
-                || !Arrays.stream(result.sigmas()).allMatch(Double::isFinite)) {
-            return reject("non-finite numbers in mean, sigmas or loss");
-        }
-        return Verdict.ACCEPT;
+        String refusal = method.screen(state.global(), result);
+        return refusal == null ? Verdict.ACCEPT : reject(refusal);
     }
 
     private static Verdict reject(String reason) {

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.Profiles;
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.engine.fedbpt.Digests;
+import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.persistence.RoundIncidents;
 import dev.fedbpt.persistence.RoundSummary;
 import dev.fedbpt.persistence.ServerState;
@@ -36,6 +36,8 @@ public final class RunOutputs implements RunListener {
 
     private final Path directory;
     private final ExperimentConfig config;
+    /** Reads the final state's metrics and prompt fingerprint; never runs a round. */
+    private final FederatedMethod method;
     private final String experimentHash;
     private final Consumer<String> progress;
     private final TimeLeft timeLeft;
@@ -49,6 +51,7 @@ public final class RunOutputs implements RunListener {
     public RunOutputs(Path directory, ExperimentConfig config, String experimentHash, Consumer<String> progress) {
         this.directory = directory;
         this.config = config;
+        this.method = ConfiguredMethod.of(config);
         this.experimentHash = experimentHash;
         this.progress = progress;
         this.timeLeft = new TimeLeft(config.experiment().rounds(), config.experiment()::evaluatesAfter);
@@ -121,10 +124,14 @@ public final class RunOutputs implements RunListener {
     @Override
     public void onRoundCompleted(RoundSummary summary, ServerState state) {
         append(metricsFile(), metricsLine(summary) + "\n");
+        StringBuilder metrics = new StringBuilder();
+        summary.metrics().forEach((name, value) -> metrics.append("  ").append(name).append(' ')
+                .append(value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf(value.longValue())
+                        : String.format(Locale.ROOT, "%.4f", value)));
         progress.accept(String.format(Locale.ROOT,
-                "round %3d/%d  clients %d/%d  loss %.4f  sigma %.4f  %s  %d rows  %.1f s%s%s",
+                "round %3d/%d  clients %d/%d  loss %.4f%s  %s  %d rows  %.1f s%s%s",
                 summary.round(), config.experiment().rounds(), summary.reported(), summary.sampled(),
-                summary.meanClientLoss(), summary.sigma(),
+                summary.meanClientLoss(), metrics,
                 summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "test acc %.4f", summary.testAccuracy()),
                 summary.forwardRows(), summary.wallMs() / 1000.0,
                 timeLeft.afterRound(summary.round()), incidentNote(summary)));
@@ -180,8 +187,9 @@ public final class RunOutputs implements RunListener {
         result.put("final_accuracy", rounds.isEmpty() ? state.zeroShotAccuracy()
                 : rounds.get(rounds.size() - 1).testAccuracy());
         result.put("eval_split", ConfigLoader.valueName(config.data().evalSplit()));
-        result.put("final_sigma", state.global().cmaes().sigma());
-        result.put("global_mean_sha256", Digests.sha256(state.global().cmaes().mean()));
+        method.metrics(state.global()).forEach((name, value) -> result.put("final_" + name, value));
+        // The key predates other kinds of prompt: for FedBPT's methods the prompt is the global mean z.
+        result.put("global_mean_sha256", ServerState.fingerprint(method.evaluationPrompt(state.global())));
         result.put("config_hash", experimentHash);
         RoundIncidents total = rounds.stream().map(RoundSummary::incidents).reduce(RoundIncidents.NONE,
                 RoundIncidents::plus);
@@ -201,7 +209,7 @@ public final class RunOutputs implements RunListener {
         line.put("reported", summary.reported());
         line.put("dropped", summary.dropped());
         line.put("mean_client_loss", summary.meanClientLoss());
-        line.put("sigma", summary.sigma());
+        line.putAll(summary.metrics());
         line.put("test_accuracy", summary.testAccuracy());
         line.put("bytes_up", summary.bytesUp());
         line.put("bytes_down", summary.bytesDown());
@@ -219,7 +227,7 @@ public final class RunOutputs implements RunListener {
         line.put("non_finite_scores", incidents.nonFiniteScores());
         line.put("results_rejected", incidents.rejectedResults());
         line.put("results_late", incidents.lateResults());
-        line.put("global_mean_sha256", summary.globalMeanSha256());
+        line.put("global_mean_sha256", summary.promptSha256());
         List<Map<String, Object>> clients = new ArrayList<>();
         for (RoundSummary.ClientUpload upload : summary.clients()) {
             Map<String, Object> client = new LinkedHashMap<>();

@@ -109,6 +109,11 @@ public final class SeededFaults implements FaultInjector {
                 h = 31 * h + Double.doubleToLongBits(v);
             }
         }
+        if (row.embeds() != null) {
+            for (float v : row.embeds()) {
+                h = 31 * h + Float.floatToIntBits(v);
+            }
+        }
         for (int token : row.tokenIds()) {
             h = 31 * h + token;
         }

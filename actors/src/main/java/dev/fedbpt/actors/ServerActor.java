@@ -1,5 +1,13 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.engine.method.ClientMemory;
+import dev.fedbpt.engine.method.ClientSampler;
+import dev.fedbpt.engine.method.Downlink;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.MethodState;
+import dev.fedbpt.engine.method.Prompt;
+import dev.fedbpt.engine.method.Upload;
+
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.DispatcherSelector;
@@ -16,10 +24,6 @@ import akka.persistence.typed.javadsl.EventSourcedBehavior;
 import akka.persistence.typed.javadsl.RetentionCriteria;
 import akka.persistence.typed.javadsl.SignalHandler;
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.engine.fedbpt.ClientSampler;
-import dev.fedbpt.engine.fedbpt.GlobalState;
-import dev.fedbpt.engine.fedbpt.LocalResult;
-import dev.fedbpt.engine.fedbpt.ServerStrategy;
 import dev.fedbpt.persistence.OpenRound;
 import dev.fedbpt.persistence.RoundIncidents;
 import dev.fedbpt.persistence.RoundSummary;
@@ -37,16 +41,19 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The federated server, event-sourced: every decision (round opened, result accepted, client dropped, round
  * closed, prompt evaluated) is journalled before it takes effect, and the global state is rebuilt by replaying
- * the server strategy over the journal. After a crash, recovery replays to the exact state and {@link #onContinue}
+ * the method's aggregation over the journal. After a crash, recovery replays to the exact state and {@link #onContinue}
  * picks up the first unfinished step: the clients of an open round whose results were not yet stored run again.
  */
 public final class ServerActor extends EventSourcedBehavior<ServerActor.Command, ServerEvent, ServerState> {
 
     public sealed interface Command {}
 
-    /** A client's answer to attempt {@code attempt} of a round; {@code nonFiniteScores} as counted by its search. */
-    public record ClientReport(LocalResult result, int attempt, long forwardRows, int nonFiniteScores)
-            implements Command, WireMessage {}
+    /**
+     * A client's answer to attempt {@code attempt} of a round: its upload, what it keeps for its next round (null:
+     * nothing), and {@code nonFiniteScores} as counted by its procedure.
+     */
+    public record ClientReport(Upload upload, ClientMemory memory, int attempt, long forwardRows,
+                               int nonFiniteScores) implements Command, WireMessage {}
 
     public record ClientFailed(int round, int attempt, int clientId, String reason) implements Command, WireMessage {}
 
@@ -83,7 +90,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     private record EvaluationProgressed(Evaluator.Progress progress) implements Command {}
 
-    public record Settings(String configHash, long seed, int dimension, double sigma0, int rounds, int evalEvery,
+    public record Settings(String configHash, long seed, int rounds, int evalEvery,
                            int population, double sampleFraction, double quorum, Duration roundDeadline,
                            int maxAttempts, int snapshotEvery) {}
 
@@ -96,7 +103,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private final ActorContext<Command> context;
     private final TimerScheduler<Command> timers;
     private final Settings settings;
-    private final ServerStrategy strategy;
+    private final FederatedMethod method;
     private final ClientDirectory clients;
     private final ActorRef<InferencePool.Score> pool;
     private final Evaluator.TestSet testSet;
@@ -117,24 +124,26 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private final Map<Integer, String> nodeOfClient = new HashMap<>();
     /** Members removed during the open round attempt: a client that reports a start there is dropped at once. */
     private final Set<String> lostNodes = new HashSet<>();
+    /** What every client of the open round attempt receives (the method configures it once per dispatch). */
+    private Downlink downlink;
 
-    public static Behavior<Command> create(Settings settings, ServerStrategy strategy,
+    public static Behavior<Command> create(Settings settings, FederatedMethod method,
                                            ClientDirectory clients,
                                            ActorRef<InferencePool.Score> pool, Evaluator.TestSet testSet,
                                            FaultInjector faults, RunListener listener) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers ->
-                new ServerActor(context, timers, settings, strategy, clients, pool, testSet, faults, listener)));
+                new ServerActor(context, timers, settings, method, clients, pool, testSet, faults, listener)));
     }
 
     private ServerActor(ActorContext<Command> context, TimerScheduler<Command> timers, Settings settings,
-                        ServerStrategy strategy, ClientDirectory clients,
+                        FederatedMethod method, ClientDirectory clients,
                         ActorRef<InferencePool.Score> pool, Evaluator.TestSet testSet, FaultInjector faults,
                         RunListener listener) {
         super(PersistenceId.ofUniqueId(PERSISTENCE_ID));
         this.context = context;
         this.timers = timers;
         this.settings = settings;
-        this.strategy = strategy;
+        this.method = method;
         this.clients = clients;
         this.pool = pool;
         this.testSet = testSet;
@@ -152,14 +161,15 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     @Override
     public EventHandler<ServerState, ServerEvent> eventHandler() {
-        return (state, event) -> state.apply(event, strategy);
+        return (state, event) -> state.apply(event, method);
     }
 
     /**
      * A snapshot about every {@code snapshotEvery} rounds' worth of events, after which older snapshots and events
      * are deleted, keeping the newest two snapshots and the events since the older of them, so the journal stays the
-     * size of a few rounds however long the run: FedAvg-BBT's results carry the clients' d x d covariances (2.3 MB
-     * each at d = 500), and with every event kept a 50-round run of 10 clients wrote a 1.2 GB journal. Akka 2.8
+     * size of a few rounds however long the run: a method's uploads may be large (a client's whole local state with
+     * its d x d covariance is 2.3 MB at d = 500), and with every event kept a 50-round run of 10 clients wrote a
+     * 1.2 GB journal. Akka 2.8
      * deletes events only for snapshots counted in events, so a snapshot may fall inside a round; the state then
      * holds the open round, as it does after a replay. Recovery needs only the newest snapshot and the events after
      * it; the older one and its events are kept so the state can be rebuilt without the newest.
@@ -215,8 +225,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     /** Takes the next step of the experiment from wherever the state says it stands. */
     private Effect<ServerEvent, ServerState> onContinue(ServerState state) {
         if (!state.started()) {
-            return Effect().persist(new ServerEvent.ExperimentStarted(settings.configHash(), settings.dimension(),
-                    settings.sigma0())).thenRun(this::continueLater);
+            return Effect().persist(new ServerEvent.ExperimentStarted(settings.configHash()))
+                    .thenRun(this::continueLater);
         }
         if (belongsToAnotherConfiguration(state)) {
             return Effect().none().thenStop(); // refused at recovery
@@ -231,7 +241,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         }
         int completed = state.roundsCompleted();
         if (completed > 0 && needsEvaluation(completed) && !state.evaluated(completed)) {
-            startEvaluation(completed, state.global().cmaes().mean());
+            startEvaluation(completed, method.evaluationPrompt(state.global()));
             return Effect().none();
         }
         if (completed < settings.rounds()) {
@@ -266,9 +276,11 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         roundForwardRows = 0;
         nodeOfClient.clear();
         lostNodes.clear();
-        GlobalState global = state.global();
-        // The aggregation's O(d^3) part runs while the clients search, off this actor's thread.
-        CompletableFuture.runAsync(() -> strategy.prepare(global),
+        MethodState global = state.global();
+        downlink = method.configure(global, open.round() - 1);
+        // What the aggregation can compute ahead (FedBPT: an O(d^3) decomposition) runs while the clients work,
+        // off this actor's thread.
+        CompletableFuture.runAsync(() -> method.prepare(global),
                 context.getSystem().dispatchers().lookup(DispatcherSelector.blocking()));
         for (int clientId : open.pending()) {
             sendRound(clientId, open, state);
@@ -285,14 +297,13 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     }
 
     private void sendRound(int clientId, OpenRound open, ServerState state) {
-        clients.train(clientId, new ClientActor.Train(open.round(), open.attempt(), state.global(),
-                context.getSelf()));
+        clients.train(clientId, new ClientActor.Train(open.round(), open.attempt(), downlink,
+                state.memoryOf(clientId), context.getSelf()));
     }
 
     private Effect<ServerEvent, ServerState> onClientReport(ServerState state, ClientReport report) {
-        LocalResult result = report.result();
-        ResultScreen.Verdict verdict = ResultScreen.screen(state, result, report.attempt(), settings.dimension(),
-                strategy.needsLocalStates());
+        Upload result = report.upload();
+        ResultScreen.Verdict verdict = ResultScreen.screen(state, result, report.attempt(), method);
         if (verdict.kind() == ResultScreen.Kind.LATE) {
             lateResults++;
             context.getLog().warn("ignored late result of client {}: {}", result.clientId(), verdict.reason());
@@ -305,7 +316,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         }
         roundForwardRows += report.forwardRows();
         nonFiniteScores += report.nonFiniteScores();
-        return Effect().persist(new ServerEvent.ResultAccepted(result.round(), result))
+        return Effect().persist(new ServerEvent.ResultAccepted(result.round(), result, report.memory()))
                 .thenRun(this::closeIfAllAnswered);
     }
 
@@ -473,12 +484,12 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
                 .toList();
     }
 
-    private void startEvaluation(int round, double[] z) {
+    private void startEvaluation(int round, Prompt prompt) {
         if (evaluating) {
             return;
         }
         evaluating = true;
-        context.spawn(Evaluator.create(round, z, testSet, pool, evaluationReplies), "evaluate-round-" + round);
+        context.spawn(Evaluator.create(round, prompt, testSet, pool, evaluationReplies), "evaluate-round-" + round);
     }
 
     private Effect<ServerEvent, ServerState> onEvaluationProgressed(EvaluationProgressed progressed) {

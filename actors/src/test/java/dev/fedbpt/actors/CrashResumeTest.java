@@ -45,6 +45,21 @@ class CrashResumeTest {
     }
 
     /**
+     * Fed-BBPT keeps each client's AdamW moments in its memory across rounds; they live in the server's journal, so a
+     * resumed run hands every client what the uninterrupted run did. Many small steps make the run long enough for
+     * the kills to land mid-run.
+     */
+    @Test
+    void fedBbptWithClientMemoryKilledAndResumedEndsWithTheUninterruptedHash() throws Exception {
+        String[] fedBbpt = TestRuns.concat(new String[] {"experiment.rounds=" + ROUNDS}, "experiment.method=fed-bbpt",
+                "fed-bbpt.prompt-length=6", "fed-bbpt.candidates=16", "fed-bbpt.samples=12",
+                "fed-bbpt.batch-size=1", "fed-bbpt.min-count=0", "fed-bbpt.learning-rate=0.05",
+                "fed-bbpt.adam-state=persist", "persistence.snapshot-every=1");
+        String expected = uninterruptedHash(fedBbpt);
+        assertEquals(expected, killRepeatedlyAndResume(fedBbpt, 20261125L));
+    }
+
+    /**
      * Under fire: clients drop, crash and see corrupted scores (the same in both runs: they are part of the
      * experiment), and in the killed run workers crash too, which must change timing only. The killed run also
      * snapshots every round's worth of events, so kills land after snapshots taken inside rounds and after the
@@ -87,10 +102,20 @@ class CrashResumeTest {
         }
         Process last = start(killed, overrides);
         assertTrue(last.waitFor(180, TimeUnit.SECONDS), "resumed run did not finish");
-        assertEquals(0, last.exitValue(), "resumed run failed");
+        assertEquals(0, last.exitValue(), () -> "resumed run failed; its output ends:\n" + tail(killed));
         assertTrue(killedMidRun > 0, "no kill landed before the run finished; make the run longer");
         assertEquals(ROUNDS, TestRuns.metrics(killed).size(), "metrics.jsonl must have one line per round, no duplicates");
         return TestRuns.result(killed).get("global_mean_sha256").asText();
+    }
+
+    /** The last lines the child runs in {@code directory} wrote (their output goes to a log beside it). */
+    private static String tail(Path directory) {
+        try {
+            List<String> lines = Files.readAllLines(directory.resolveSibling(directory.getFileName() + ".log"));
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (IOException e) {
+            return "(no output: " + e.getMessage() + ")";
+        }
     }
 
     private static Process start(Path directory, String[] overrides) throws IOException {
@@ -100,6 +125,7 @@ class CrashResumeTest {
                 RunMain.class.getName(), directory.toString()));
         command.addAll(List.of(overrides));
         return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(directory.resolveSibling(
+                        directory.getFileName() + ".log").toFile())).start();
     }
 }

@@ -1,5 +1,6 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.engine.method.Prompt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -39,7 +40,7 @@ class EvaluatorTest {
             return Behaviors.same();
         }));
         TestProbe<Evaluator.Reply> probe = KIT.createTestProbe();
-        KIT.spawn(Evaluator.create(5, new double[] {0}, new Evaluator.TestSet(rows, labels), pool, probe.getRef()));
+        KIT.spawn(Evaluator.create(5, new Prompt.Continuous(new double[] {0}), new Evaluator.TestSet(rows, labels), pool, probe.getRef()));
 
         for (int scored : new int[] {32, 64, 96}) { // chunks of 32 rows: each crosses at least one tenth
             Evaluator.Progress progress = probe.expectMessageClass(Evaluator.Progress.class);

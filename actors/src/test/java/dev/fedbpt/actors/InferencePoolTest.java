@@ -1,5 +1,7 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.engine.method.Prompt;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import akka.actor.testkit.typed.javadsl.ActorTestKit;
@@ -40,7 +42,7 @@ class InferencePoolTest {
         for (int i = 0; i < 8; i++) {
             rows.add(new int[i % 2 == 0 ? 3 : 30]); // short and long rows in turn
         }
-        pool.tell(new InferencePool.Score(7, new double[] {0.5}, rows, probe.getRef()));
+        pool.tell(new InferencePool.Score(7, new Prompt.Continuous(new double[] {0.5}), rows, probe.getRef()));
 
         InferencePool.Scored scored = probe.expectMessageClass(InferencePool.Scored.class);
         for (int i = 0; i < rows.size(); i++) {
@@ -48,5 +50,16 @@ class InferencePoolTest {
         }
         assertEquals(List.of(List.of(3, 3, 3, 3), List.of(30, 30, 30, 30)), batchLengths,
                 "arrival order would pad every batch to 30 tokens");
+    }
+
+    @Test
+    void eachKindOfPromptReachesTheModelAsItsInput() {
+        int[] row = {101, 5, 102};
+        assertEquals(null, InferencePool.modelInput(null, row).z());
+        assertArrayEquals(new double[] {0.5}, InferencePool.modelInput(new Prompt.Continuous(new double[] {0.5}), row).z());
+        assertArrayEquals(new int[] {101, 9, 5, 102},
+                InferencePool.modelInput(new Prompt.Tokens(new int[] {9}), row).tokenIds());
+        assertArrayEquals(new float[] {1, 2, 3, 4},
+                InferencePool.modelInput(new Prompt.Embeddings(new float[][] {{1, 2}, {3, 4}}), row).embeds());
     }
 }

@@ -1,17 +1,18 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.persistence.ServerState;
+
+import dev.fedbpt.engine.fedbpt.FedBptMethod;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.LocalRounds;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.engine.fedbpt.Digests;
 import dev.fedbpt.engine.fedbpt.FedAvgBbtStrategy;
-import dev.fedbpt.engine.fedbpt.LocalSimulation;
-import dev.fedbpt.engine.fedbpt.SimulationConfig;
-import dev.fedbpt.engine.fedbpt.SimulationResult;
-import dev.fedbpt.engine.fedbpt.Vocabulary;
-import dev.fedbpt.inference.ScoreRow;
+import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.inference.ScoringModel;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,6 +51,22 @@ class MatchesLocalSimulationTest {
                 "the profiles compute different runs");
     }
 
+    /**
+     * A method unlike CMA-ES, with token prompts, a counts round and client memory (AdamW moments kept across
+     * rounds): the actors still compute what LocalRounds computes.
+     */
+    @Test
+    void fedBbptThroughActorsEqualsTheSynchronousReference() {
+        assertSameFinalMean(TestRuns.config(FED_BBPT));
+        assertEquals(6.0 * 4 * 2 * 4, TestRuns.result(dir).get("final_api_calls").asDouble(),
+                "rounds x prompts per step x steps per client x clients; the counts round calls nothing");
+    }
+
+    /** Small Fed-BBPT settings for the synthetic model: 7 rounds (a counts round, then 6), 2 steps per client. */
+    static final String[] FED_BBPT = {"experiment.method=fed-bbpt", "experiment.rounds=7", "fed-bbpt.prompt-length=4",
+            "fed-bbpt.candidates=12", "fed-bbpt.samples=4", "fed-bbpt.batch-size=2", "fed-bbpt.min-count=0",
+            "fed-bbpt.learning-rate=0.05"};
+
     @Test
     void fedAvgBbtUnderTheReferenceCodeProfileThroughActorsEqualsTheSynchronousReference() {
         assertSameFinalMean(TestRuns.config("search.profile=reference-code", "experiment.method=fedavg-bbt"));
@@ -69,7 +86,7 @@ class MatchesLocalSimulationTest {
     @Test
     void fedAvgBbtWithResetPathsIsWiredThroughToTheServerButNotToCentralisedBbt() {
         ExperimentConfig reset = TestRuns.config("experiment.method=fedavg-bbt", "search.fedavg-paths=reset");
-        assertEquals(FedAvgBbtStrategy.Paths.RESET, ((FedAvgBbtStrategy) ExperimentRunner.strategy(reset)).paths());
+        assertEquals(FedAvgBbtStrategy.Paths.RESET, ((FedAvgBbtStrategy) ((FedBptMethod) ConfiguredMethod.of(reset)).strategy()).paths());
         assertSameFinalMean(reset);
         String resetHash = TestRuns.result(dir).get("global_mean_sha256").asText();
         assertTrue(TestRuns.run(TestRuns.config("experiment.method=fedavg-bbt"), dir.resolve("average"),
@@ -81,7 +98,7 @@ class MatchesLocalSimulationTest {
         ExperimentConfig centralised = TestRuns.config("experiment.method=centralised-bbt",
                 "search.fedavg-paths=reset");
         assertEquals(FedAvgBbtStrategy.Paths.AVERAGE,
-                ((FedAvgBbtStrategy) ExperimentRunner.strategy(centralised)).paths());
+                ((FedAvgBbtStrategy) ((FedBptMethod) ConfiguredMethod.of(centralised)).strategy()).paths());
     }
 
     private void assertSameFinalMean(ExperimentConfig config) {
@@ -90,13 +107,14 @@ class MatchesLocalSimulationTest {
 
         try (ScoringModel model = new ConfiguredModels().load(config)) {
             ExperimentData data = ExperimentData.prepare(config, model);
-            SimulationConfig simulation = new SimulationConfig(config.experiment().seed(), config.experiment().rounds(),
-                    config.federation().clients(), config.federation().sampleFraction(), config.search().dimension(),
-                    config.search().sigma0(), ExperimentRunner.searchConfig(config), ExperimentRunner.strategy(config));
-            SimulationResult reference = LocalSimulation.run(simulation, data.clients(),
+            FederatedMethod method = ConfiguredMethod.of(config);
+            LocalRounds.Outcome reference = LocalRounds.run(method, config.experiment().seed(),
+                    config.experiment().rounds(), config.federation().sampleFraction(), data.clients(),
                     new Vocabulary(model.vocabularySize(), model.specialTokenIds()),
-                    (z, rows) -> model.score(rows.stream().map(row -> new ScoreRow(z, row)).toList()));
-            assertEquals(Digests.sha256(reference.last().cmaes().mean()),
+                    (prompt, rows) -> model.score(rows.stream()
+                            .map(row -> InferencePool.modelInput(prompt, row)).toList()),
+                    false);
+            assertEquals(ServerState.fingerprint(method.evaluationPrompt(reference.last())),
                     TestRuns.result(dir).get("global_mean_sha256").asText());
         }
     }

@@ -1,5 +1,6 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.engine.method.Prompt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,7 +34,7 @@ class PoolLinkTest {
         register(first.getRef());
         ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofSeconds(30), Duration.ofSeconds(30),
                 reason -> {}));
-        link.tell(new InferencePool.Score(42, new double[] {0.5}, ROWS, requester.getRef()));
+        link.tell(new InferencePool.Score(42, new Prompt.Continuous(new double[] {0.5}), ROWS, requester.getRef()));
         InferencePool.Score sent = first.expectMessageClass(InferencePool.Score.class, Duration.ofSeconds(5));
 
         deregister(first.getRef());
@@ -68,7 +69,7 @@ class PoolLinkTest {
         TestProbe<InferencePool.Reply> requester = KIT.createTestProbe();
         ActorRef<PoolLink.Command> link = KIT.spawn(PoolLink.create(Duration.ofSeconds(30), Duration.ofMillis(300),
                 reason -> {}));
-        link.tell(new InferencePool.Score(9, new double[] {0.5}, ROWS, requester.getRef()));
+        link.tell(new InferencePool.Score(9, new Prompt.Continuous(new double[] {0.5}), ROWS, requester.getRef()));
         requester.expectNoMessage(Duration.ofMillis(900)); // three times the wait for a pool that went away
 
         register(late.getRef());

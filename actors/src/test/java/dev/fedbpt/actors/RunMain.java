@@ -16,6 +16,9 @@ public final class RunMain {
         ExperimentConfig config = Files.exists(stored) ? ConfigLoader.loadRunFolder(stored, List.of())
                 : TestRuns.config(overrides.toArray(String[]::new));
         ExperimentRunner.Outcome outcome = TestRuns.run(config, directory);
+        if (!outcome.succeeded()) {
+            System.out.println("run failed: " + outcome.failure());
+        }
         System.exit(outcome.succeeded() ? 0 : 1);
     }
 }

@@ -7,14 +7,19 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks that print measured numbers.",
         subcommands = {BenchCommand.Cmaes.class, SystemBenchCommand.class, PopulationBenchCommand.class})
 final class BenchCommand implements Callable<Integer> {
+    /** {@code fedbpt bench [--json] ...} is {@code fedbpt bench system [--json] ...}. */
+    @Mixin
+    SystemBenchCommand.Options system = new SystemBenchCommand.Options();
+
     @Override
     public Integer call() {
-        return new SystemBenchCommand().call();
+        return new SystemBenchCommand(system).call();
     }
 
     @Command(name = "cmaes", mixinStandardHelpOptions = true,

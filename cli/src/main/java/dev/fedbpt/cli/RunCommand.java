@@ -16,7 +16,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "Experiment file (HOCON), e.g. experiments/sst2-iid-fedbpt.conf.")
     Path config;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a key, e.g. --set search.sigma0=0.5 (repeatable).")
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a key, e.g. --set experiment.rounds=5 (repeatable).")
     List<String> overrides = new ArrayList<>();
 
     @Option(names = "--rounds", paramLabel = "N", description = "Shorthand for --set experiment.rounds=N.")

@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -35,28 +36,41 @@ import picocli.CommandLine.Option;
 @Command(name = "system", mixinStandardHelpOptions = true,
         description = "Forward rows/s through the whole system against the inference module alone on the same batches.")
 final class SystemBenchCommand implements Callable<Integer> {
-    @Option(names = "--rounds", defaultValue = "1", description = "Rounds to run (default ${DEFAULT-VALUE}).")
-    int rounds;
+    /** The options, shared with {@code fedbpt bench}, which runs this benchmark when no other is named. */
+    static final class Options {
+        @Option(names = "--rounds", defaultValue = "1", description = "Rounds to run (default ${DEFAULT-VALUE}).")
+        int rounds;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a key of the benchmark's experiment.")
-    List<String> overrides = new ArrayList<>();
+        @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a key of the benchmark's experiment.")
+        List<String> overrides = new ArrayList<>();
 
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+        @Option(names = "--json", description = "Print one JSON object.")
+        boolean json;
+    }
+
+    @Mixin
+    Options options = new Options();
+
+    SystemBenchCommand() {}
+
+    SystemBenchCommand(Options options) {
+        this.options = options;
+    }
 
     @Override
     public Integer call() {
         Logging.configure(false);
-        List<String> settings = new ArrayList<>(List.of("experiment.name=bench-system", "experiment.rounds=" + rounds,
+        List<String> settings = new ArrayList<>(List.of("experiment.name=bench-system",
+                "experiment.rounds=" + options.rounds,
                 "experiment.eval-every=1000", "federation.clients=10", "data.shots-per-class=40",
                 "data.test-limit=1", "search.local-iterations=8", "search.population=5"));
-        settings.addAll(overrides);
+        settings.addAll(options.overrides);
         ExperimentConfig config = ConfigLoader.load(null, settings);
         Path directory = temporaryDirectory();
         List<List<ScoreRow>> batches = Collections.synchronizedList(new ArrayList<>());
         ConfiguredModels models = new ConfiguredModels();
         ExperimentRunner.Outcome outcome = ExperimentRunner.run(config, directory,
-                cfg -> new RecordingModel(models.load(cfg), batches), line -> { if (!json) System.out.println("  " + line); });
+                cfg -> new RecordingModel(models.load(cfg), batches), line -> { if (!options.json) System.out.println("  " + line); });
         if (!outcome.succeeded()) {
             System.err.println("fedbpt: benchmark run failed: " + outcome.failure());
             return Main.FAILURE;
@@ -73,7 +87,7 @@ final class SystemBenchCommand implements Callable<Integer> {
         double ratio = systemRowsPerSecond / moduleRowsPerSecond;
         double paddingShare = paddingShare(roundBatches);
         Map<String, Object> result = new LinkedHashMap<>();
-        result.put("rounds", rounds);
+        result.put("rounds", options.rounds);
         result.put("clients", config.federation().clients());
         result.put("forward_rows", rows);
         result.put("batches", roundBatches.size());
@@ -83,7 +97,7 @@ final class SystemBenchCommand implements Callable<Integer> {
         result.put("module_rows_per_s", moduleRowsPerSecond);
         result.put("ratio", ratio);
         result.put("padding_share", paddingShare);
-        if (json) {
+        if (options.json) {
             System.out.println(Json.write(result));
         } else {
             System.out.printf(Locale.ROOT, "system: %d rows in %.1f s = %.1f rows/s (%d batches, %.1f rows each)%n",

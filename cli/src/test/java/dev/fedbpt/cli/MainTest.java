@@ -34,6 +34,20 @@ class MainTest {
     }
 
     @Test
+    void benchTakesTheSystemBenchmarksOptionsAsTheReadmeSaysItDoes() {
+        // Parsing only: running the benchmark takes a minute. `fedbpt bench --json` was once refused.
+        picocli.CommandLine.ParseResult parsed = new picocli.CommandLine(new Main())
+                .parseArgs("bench", "--json", "--rounds", "2", "--set", "pool.workers=1");
+        BenchCommand bench = (BenchCommand) parsed.subcommand().commandSpec().userObject();
+        assertTrue(bench.system.json);
+        assertEquals(2, bench.system.rounds);
+        assertEquals(List.of("pool.workers=1"), bench.system.overrides);
+        SystemBenchCommand system = (SystemBenchCommand) new picocli.CommandLine(new Main())
+                .parseArgs("bench", "system", "--json").subcommand().subcommand().commandSpec().userObject();
+        assertTrue(system.options.json);
+    }
+
+    @Test
     void unknownConfigKeyIsBadInputWithSuggestion() {
         assertEquals(Main.BAD_INPUT, Main.execute("run", "--set", "search.sigm0=1", "--out", dir.toString()));
         assertTrue(stderr().contains("did you mean fedbpt.search.sigma0"), stderr());

@@ -22,7 +22,7 @@ import java.util.function.Function;
  * (keys relative to {@code fedbpt}, e.g. {@code search.sigma0=0.5}). Everything is validated up front.
  */
 public final class ConfigLoader {
-    static final String ROOT = "fedbpt";
+    public static final String ROOT = "fedbpt";
     private static final String DEFAULTS = "fedbpt-defaults.conf";
 
     private ConfigLoader() {}

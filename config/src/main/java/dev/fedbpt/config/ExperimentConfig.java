@@ -133,11 +133,16 @@ public record ExperimentConfig(
     }
 
     public enum Method {
-        FEDBPT, FEDAVG_BBT, ZERO_SHOT, ICL, CENTRALISED_BBT;
+        FEDBPT, FEDAVG_BBT, ZERO_SHOT, ICL, CENTRALISED_BBT, FED_BBPT, BDPL;
 
         /** Whether the method tunes a prompt over rounds (the others only evaluate). */
         public boolean tunes() {
             return this != ZERO_SHOT && this != ICL;
+        }
+
+        /** The centralised references: one client holds all the training data. */
+        public boolean singleClient() {
+            return this == CENTRALISED_BBT || this == BDPL;
         }
 
         /**
@@ -145,7 +150,7 @@ public record ExperimentConfig(
          * methods that never split the training data. {@code UnreadKeysTest} runs both splits and compares.
          */
         public List<String> unreadKeys() {
-            return this == CENTRALISED_BBT || this == ZERO_SHOT || this == ICL
+            return singleClient() || this == ZERO_SHOT || this == ICL
                     ? List.of("data.split", "data.dirichlet-alpha") : List.of();
         }
     }

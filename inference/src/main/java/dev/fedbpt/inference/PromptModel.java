@@ -337,7 +337,11 @@ public final class PromptModel implements ScoringModel {
         for (int r = 0; r < rows.size(); r++) {
             ScoreRow row = rows.get(r);
             int[] t = row.tokenIds();
-            int len = t.length + (row.z() == null ? 0 : extra);
+            int len = t.length + (row.z() != null ? extra : row.embeds() != null ? row.embeds().length / hiddenSize() : 0);
+            if (row.embeds() != null && row.embeds().length % hiddenSize() != 0) {
+                throw new IllegalArgumentException("row " + r + " has an embeddings prompt of " + row.embeds().length
+                        + " floats, not a multiple of the hidden size " + hiddenSize());
+            }
             if (len > maxPositions) {
                 throw new IllegalArgumentException("row " + r + " has " + t.length + " tokens; with the prompt it needs "
                         + len + " positions but the model has " + maxPositions);
@@ -376,7 +380,9 @@ public final class PromptModel implements ScoringModel {
             }
         }
         List<float[]> prompts = new ArrayList<>(rows.size());
-        for (int r = 0; r < rows.size(); r++) prompts.add(zIndex[r] < 0 ? null : expanded[zIndex[r]]);
+        for (int r = 0; r < rows.size(); r++) {
+            prompts.add(zIndex[r] >= 0 ? expanded[zIndex[r]] : rows.get(r).embeds());
+        }
         return encoder.encode(ids, prompts);
     }
 

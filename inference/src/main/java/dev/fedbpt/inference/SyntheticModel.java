@@ -103,6 +103,14 @@ public final class SyntheticModel implements ScoringModel {
                 }
             }
         }
+        float[] embeds = row.embeds();
+        if (embeds != null) { // a fixed linear read of the vectors, so that different embeddings score differently
+            for (int k = 0; k < embeds.length; k++) {
+                for (int c = 0; c < numClasses; c++) {
+                    scores[c] += embeds[k] * promptWeights[(k % dimension) * numClasses + c] / embeds.length;
+                }
+            }
+        }
         return scores;
     }
 

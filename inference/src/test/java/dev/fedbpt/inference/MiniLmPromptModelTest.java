@@ -41,6 +41,23 @@ class MiniLmPromptModelTest {
     }
 
     @Test
+    void anEmbeddingsPromptEqualToTheProjectionOfZScoresExactlyAsZ() {
+        double[] z = new SplittableRandom(5).doubles(D, -1, 1).toArray();
+        float[] expanded = model.projection().expand(new double[][] {z})[0];
+        int[] row = model.encode("A quiet, moving film.");
+        float[][] viaZ = model.score(List.of(new ScoreRow(z, row)));
+        float[][] viaEmbeddings = model.score(List.of(ScoreRow.withEmbeddings(expanded.clone(), row)));
+        assertArrayEquals(viaZ[0], viaEmbeddings[0], 0f);
+        // Embeddings of another length (here 3 vectors) go in as they are.
+        float[] three = Arrays.copyOf(expanded, 3 * model.hiddenSize());
+        float[][] shorter = model.score(List.of(ScoreRow.withEmbeddings(three, row)));
+        assertFalse(Arrays.equals(viaZ[0], shorter[0]));
+        IllegalArgumentException ragged = assertThrows(IllegalArgumentException.class,
+                () -> model.score(List.of(ScoreRow.withEmbeddings(new float[model.hiddenSize() + 1], row))));
+        assertTrue(ragged.getMessage().contains("not a multiple of the hidden size"), ragged.getMessage());
+    }
+
+    @Test
     void encodeAddsSpecialTokensWithoutPaddingAndTruncates() {
         int[] ids = model.encode("hello world");
         assertArrayEquals(new int[] {101, 7592, 2088, 102}, ids);

@@ -15,11 +15,18 @@ import java.sql.Statement;
 /**
  * Opens a run folder's journal for a configuration: an existing journal is first checked read-only (so a damaged
  * journal, or one that belongs to another configuration, is refused without a byte written), then the tables are
- * created when missing and the configuration's hash is recorded. Ships its own DDL because the plugin's H2 script
+ * created when missing and the configuration's hash and journal format are recorded. A journal of another format
+ * is refused before anything is written: its records cannot be read back by this version. Ships its own DDL because the plugin's H2 script
  * creates an index without IF NOT EXISTS and fails on every start after the first.
  */
 public final class JournalSchema {
     private static final String DDL = "dev/fedbpt/persistence/h2-schema.sql";
+
+    /**
+     * The layout of the journal's records. 1: before methods became plug-ins (the server's state as Jackson
+     * records, no format recorded); 2: methods' payloads in their own codecs ({@link PayloadModule}).
+     */
+    public static final int FORMAT = 2;
 
     private JournalSchema() {}
 
@@ -37,8 +44,9 @@ public final class JournalSchema {
             }
             if (storedHash(connection) == null) {
                 try (PreparedStatement insert = connection.prepareStatement(
-                        "INSERT INTO \"fedbpt_run\" (\"config_hash\") VALUES (?)")) {
+                        "INSERT INTO \"fedbpt_run\" (\"config_hash\", \"journal_format\") VALUES (?, ?)")) {
                     insert.setString(1, configHash);
+                    insert.setInt(2, FORMAT);
                     insert.executeUpdate();
                 }
             }
@@ -50,12 +58,21 @@ public final class JournalSchema {
 
     private static void checkExisting(Path runDirectory, String configHash) {
         String stored;
+        int format;
         try (Connection connection = DriverManager.getConnection(
                 JournalSettings.jdbcUrl(runDirectory) + ";ACCESS_MODE_DATA=r", "sa", "")) {
             stored = storedHash(connection);
+            format = stored == null ? FORMAT : storedFormat(connection);
         } catch (SQLException e) {
             throw new JournalException("the journal " + JournalSettings.databaseFile(runDirectory) + " is damaged or "
                     + "unreadable; it was left untouched (" + firstLine(e.getMessage()) + ")", e);
+        }
+        if (format != FORMAT) {
+            throw new JournalException("the journal in " + runDirectory.toAbsolutePath() + " is in journal format "
+                    + format + (format == 1 ? " (written before methods became plug-ins, with the server's state "
+                    + "stored as Jackson records)" : "") + "; this fedbpt reads format " + FORMAT + ". Its "
+                    + "metrics.jsonl, result.json and report stay valid; to go on, resume it with the fedbpt that "
+                    + "wrote it, or run it again in a new folder. Nothing was changed");
         }
         if (stored != null && !stored.equals(configHash)) {
             throw new JournalException("the journal in " + runDirectory.toAbsolutePath() + " belongs to another "
@@ -74,6 +91,19 @@ public final class JournalSchema {
             try (ResultSet rows = statement.executeQuery("SELECT \"config_hash\" FROM \"fedbpt_run\"")) {
                 return rows.next() ? rows.getString(1) : null;
             }
+        }
+    }
+
+    /** The recorded journal format; 1 for journals from before the format was recorded. */
+    private static int storedFormat(Connection connection) throws SQLException {
+        try (ResultSet columns = connection.getMetaData().getColumns(null, null, "fedbpt_run", "journal_format")) {
+            if (!columns.next()) {
+                return 1;
+            }
+        }
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT \"journal_format\" FROM \"fedbpt_run\"")) {
+            return rows.next() ? rows.getInt(1) : FORMAT;
         }
     }
 

@@ -1,30 +1,43 @@
 package dev.fedbpt.persistence;
 
-import dev.fedbpt.engine.fedbpt.LocalResult;
+import dev.fedbpt.engine.method.ClientMemory;
+import dev.fedbpt.engine.method.Upload;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** The round in progress: who was sampled, whose results were accepted, who was dropped. */
-public record OpenRound(int round, int attempt, int[] sampled, List<LocalResult> accepted, List<Dropped> dropped)
-        implements CborSerializable {
+/**
+ * The round in progress: who was sampled, whose uploads were accepted (with what each client keeps for its next
+ * round), who was dropped.
+ */
+public record OpenRound(int round, int attempt, int[] sampled, List<Upload> accepted, List<Kept> memories,
+                        List<Dropped> dropped) implements CborSerializable {
 
     public record Dropped(int clientId, String reason) implements CborSerializable {}
 
+    /** What client {@code clientId} keeps from this round for its next one. */
+    public record Kept(int clientId, ClientMemory memory) implements CborSerializable {}
+
     public static OpenRound opened(int round, int attempt, int[] sampled) {
-        return new OpenRound(round, attempt, sampled.clone(), List.of(), List.of());
+        return new OpenRound(round, attempt, sampled.clone(), List.of(), List.of(), List.of());
     }
 
-    public OpenRound withAccepted(LocalResult result) {
-        List<LocalResult> next = new ArrayList<>(accepted);
-        next.add(result);
-        return new OpenRound(round, attempt, sampled, List.copyOf(next), dropped);
+    public OpenRound withAccepted(Upload upload, ClientMemory memory) {
+        List<Upload> next = new ArrayList<>(accepted);
+        next.add(upload);
+        List<Kept> kept = memories;
+        if (memory != null) {
+            kept = new ArrayList<>(memories);
+            kept.add(new Kept(upload.clientId(), memory));
+            kept = List.copyOf(kept);
+        }
+        return new OpenRound(round, attempt, sampled, List.copyOf(next), kept, dropped);
     }
 
     public OpenRound withDropped(int clientId, String reason) {
         List<Dropped> next = new ArrayList<>(dropped);
         next.add(new Dropped(clientId, reason));
-        return new OpenRound(round, attempt, sampled, accepted, List.copyOf(next));
+        return new OpenRound(round, attempt, sampled, accepted, memories, List.copyOf(next));
     }
 
     public boolean isSampled(int clientId) {

@@ -1,10 +1,16 @@
 package dev.fedbpt.persistence;
 
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One completed round, as written to metrics.jsonl. {@code testAccuracy} is null when the round was not evaluated.
+ *
+ * @param metrics     what the method reports of the new global state, by name in the method's order
+ * @param promptSha256 fingerprint of the prompt that evaluation scores after this round
  *
  * @param clients what each reporting client uploaded besides its prompt, by client id: which clients drive the
  *                server (FedBPT's Eq. 6 update takes the half with the lowest loss, each measured on the client's own
@@ -17,27 +23,28 @@ public record RoundSummary(
         int reported,
         int dropped,
         double meanClientLoss,
-        double sigma,
+        Map<String, Double> metrics,
         Double testAccuracy,
         long bytesUp,
         long bytesDown,
         long forwardRows,
         long wallMs,
         RoundIncidents incidents,
-        String globalMeanSha256,
+        String promptSha256,
         List<ClientUpload> clients) implements CborSerializable {
 
     /** A client's plain loss on its own data (of its uploaded mean) and how many examples it holds. */
     public record ClientUpload(int clientId, double loss, int sampleCount) implements CborSerializable {}
 
     public RoundSummary {
+        metrics = metrics == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
         // null when recovered from a snapshot written before the field existed
         clients = clients == null ? List.of()
                 : clients.stream().sorted(Comparator.comparingInt(ClientUpload::clientId)).toList();
     }
 
     public RoundSummary withTestAccuracy(double accuracy) {
-        return new RoundSummary(round, attempts, sampled, reported, dropped, meanClientLoss, sigma, accuracy,
-                bytesUp, bytesDown, forwardRows, wallMs, incidents, globalMeanSha256, clients);
+        return new RoundSummary(round, attempts, sampled, reported, dropped, meanClientLoss, metrics, accuracy,
+                bytesUp, bytesDown, forwardRows, wallMs, incidents, promptSha256, clients);
     }
 }

@@ -1,21 +1,23 @@
 package dev.fedbpt.persistence;
 
-import dev.fedbpt.engine.fedbpt.LocalResult;
+import dev.fedbpt.engine.method.ClientMemory;
+import dev.fedbpt.engine.method.Upload;
 
 /**
  * What the server's journal records: facts, never derived state. Replaying them through
- * {@link ServerState#apply} with the same server strategy rebuilds the exact server state, so the (large) global
- * CMA-ES state is stored only in snapshots.
+ * {@link ServerState#apply} with the same method rebuilds the exact server state, so the (possibly large) global
+ * state is stored only in snapshots.
  */
 public sealed interface ServerEvent extends CborSerializable {
 
     /** First event of every run: the configuration it belongs to, so a resume with another one is refused. */
-    record ExperimentStarted(String configHash, int dimension, double sigma0) implements ServerEvent {}
+    record ExperimentStarted(String configHash) implements ServerEvent {}
 
     /** Round {@code round} (1-based) opened, attempt {@code attempt} (re-sampling makes attempts > 1). */
     record RoundOpened(int round, int attempt, int[] sampled) implements ServerEvent {}
 
-    record ResultAccepted(int round, LocalResult result) implements ServerEvent {}
+    /** A client's upload, and what it keeps for its next round (null: nothing). */
+    record ResultAccepted(int round, Upload upload, ClientMemory memory) implements ServerEvent {}
 
     record ClientDropped(int round, int clientId, String reason) implements ServerEvent {}
 

@@ -1,31 +1,45 @@
 package dev.fedbpt.persistence;
 
-import dev.fedbpt.engine.fedbpt.Digests;
-import dev.fedbpt.engine.fedbpt.GlobalState;
-import dev.fedbpt.engine.fedbpt.LocalResult;
-import dev.fedbpt.engine.fedbpt.ServerStrategy;
+import dev.fedbpt.engine.method.ClientMemory;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.MethodState;
+import dev.fedbpt.engine.method.Prompt;
+import dev.fedbpt.engine.method.Upload;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
  * The server's state, rebuilt from its events. Pure: {@link #apply} is the event handler of the event-sourced
- * server and runs the server strategy when a round closes, so live runs and replays compute the same bytes.
+ * server and runs the method's aggregation when a round closes, so live runs and replays compute the same bytes.
  *
- * @param global           the global search state after the last completed round (null before the start event)
+ * @param global           the method's global state after the last completed round (null before the start event)
  * @param open             the round in progress, or null between rounds
  * @param rounds           one summary per completed round, in order
  * @param zeroShotAccuracy accuracy without a prompt, once evaluated
+ * @param memories         what each client kept from its last round, by client id (method-specific, often none)
  */
 public record ServerState(
         String configHash,
-        GlobalState global,
+        MethodState global,
         OpenRound open,
         List<RoundSummary> rounds,
         Double zeroShotAccuracy,
-        boolean finished) implements CborSerializable {
+        boolean finished,
+        List<OpenRound.Kept> memories) implements CborSerializable {
+
+    public ServerState {
+        memories = memories == null ? List.of() : memories;
+    }
 
     public static ServerState empty() {
-        return new ServerState(null, null, null, List.of(), null, false);
+        return new ServerState(null, null, null, List.of(), null, false, List.of());
+    }
+
+    /** What client {@code clientId} kept from its last round, or null. */
+    public ClientMemory memoryOf(int clientId) {
+        return memories.stream().filter(kept -> kept.clientId() == clientId).map(OpenRound.Kept::memory)
+                .findFirst().orElse(null);
     }
 
     public boolean started() {
@@ -44,52 +58,74 @@ public record ServerState(
         return round <= rounds.size() && rounds.get(round - 1).testAccuracy() != null;
     }
 
-    public ServerState apply(ServerEvent event, ServerStrategy strategy) {
+    public ServerState apply(ServerEvent event, FederatedMethod method) {
         if (event instanceof ServerEvent.ExperimentStarted e) {
-            return new ServerState(e.configHash(), strategy.initial(e.dimension(), e.sigma0()),
-                    null, List.of(), null, false);
+            return new ServerState(e.configHash(), method.initialize(), null, List.of(), null, false, List.of());
         } else if (event instanceof ServerEvent.RoundOpened e) {
             return withOpen(OpenRound.opened(e.round(), e.attempt(), e.sampled()));
         } else if (event instanceof ServerEvent.ResultAccepted e) {
-            return withOpen(open.withAccepted(e.result()));
+            return withOpen(open.withAccepted(e.upload(), e.memory()));
         } else if (event instanceof ServerEvent.ClientDropped e) {
             return withOpen(open.withDropped(e.clientId(), e.reason()));
         } else if (event instanceof ServerEvent.RoundClosed e) {
-            return closeRound(e, strategy);
+            return closeRound(e, method);
         } else if (event instanceof ServerEvent.PromptEvaluated e) {
             return withAccuracy(e.round(), e.accuracy());
         } else if (event instanceof ServerEvent.ExperimentFinished) {
-            return new ServerState(configHash, global, null, rounds, zeroShotAccuracy, true);
+            return new ServerState(configHash, global, null, rounds, zeroShotAccuracy, true, memories);
         }
         throw new IllegalArgumentException("unknown event " + event);
     }
 
     private ServerState withOpen(OpenRound next) {
-        return new ServerState(configHash, global, next, rounds, zeroShotAccuracy, finished);
+        return new ServerState(configHash, global, next, rounds, zeroShotAccuracy, finished, memories);
     }
 
-    private ServerState closeRound(ServerEvent.RoundClosed event, ServerStrategy strategy) {
-        List<LocalResult> results = open.accepted();
-        GlobalState next = strategy.aggregate(global, results);
-        double meanLoss = results.stream().mapToDouble(LocalResult::loss).average().orElse(Double.NaN);
-        long bytesUp = results.stream().mapToLong(strategy::uplinkBytes).sum();
-        long bytesDown = (long) open.sampled().length * strategy.downlinkBytes(global);
+    private ServerState closeRound(ServerEvent.RoundClosed event, FederatedMethod method) {
+        // In client id order, so that sums (the mean loss) never depend on the order answers arrived in.
+        List<Upload> uploads = open.accepted().stream().sorted(Comparator.comparingInt(Upload::clientId)).toList();
+        MethodState next = method.aggregate(global, uploads);
+        double meanLoss = uploads.stream().mapToDouble(Upload::loss).average().orElse(Double.NaN);
+        long bytesUp = uploads.stream().mapToLong(method::uplinkBytes).sum();
+        long bytesDown = (long) open.sampled().length * method.downlinkBytes(global);
         RoundSummary summary = new RoundSummary(event.round(), open.attempt(), open.sampled().length,
-                results.size(), open.dropped().size(), meanLoss, next.cmaes().sigma(), null, bytesUp, bytesDown,
-                event.forwardRows(), event.wallMs(), event.incidents(), Digests.sha256(next.cmaes().mean()),
-                results.stream().map(r -> new RoundSummary.ClientUpload(r.clientId(), r.loss(), r.sampleCount()))
+                uploads.size(), open.dropped().size(), meanLoss, method.metrics(next), null, bytesUp, bytesDown,
+                event.forwardRows(), event.wallMs(), event.incidents(), fingerprint(method.evaluationPrompt(next)),
+                uploads.stream().map(u -> new RoundSummary.ClientUpload(u.clientId(), u.loss(), u.sampleCount()))
                         .toList());
         List<RoundSummary> completed = new ArrayList<>(rounds);
         completed.add(summary);
-        return new ServerState(configHash, next, null, List.copyOf(completed), zeroShotAccuracy, finished);
+        return new ServerState(configHash, next, null, List.copyOf(completed), zeroShotAccuracy, finished,
+                keptAfter(open));
+    }
+
+    /** The prompt's fingerprint; null when the method has no prompt yet. */
+    public static String fingerprint(Prompt prompt) {
+        return prompt == null ? null : prompt.sha256();
+    }
+
+    /** The memories after a round: those its clients kept replace their older ones. */
+    private List<OpenRound.Kept> keptAfter(OpenRound closing) {
+        if (closing.memories().isEmpty()) {
+            return memories;
+        }
+        List<OpenRound.Kept> next = new ArrayList<>(closing.memories());
+        for (OpenRound.Kept kept : memories) {
+            if (next.stream().noneMatch(k -> k.clientId() == kept.clientId())) {
+                next.add(kept);
+            }
+        }
+        next.sort(Comparator.comparingInt(OpenRound.Kept::clientId));
+        return List.copyOf(next);
     }
 
     private ServerState withAccuracy(int round, double accuracy) {
         if (round == 0) {
-            return new ServerState(configHash, global, open, rounds, accuracy, finished);
+            return new ServerState(configHash, global, open, rounds, accuracy, finished, memories);
         }
         List<RoundSummary> updated = new ArrayList<>(rounds);
         updated.set(round - 1, rounds.get(round - 1).withTestAccuracy(accuracy));
-        return new ServerState(configHash, global, open, List.copyOf(updated), zeroShotAccuracy, finished);
+        return new ServerState(configHash, global, open, List.copyOf(updated), zeroShotAccuracy, finished,
+                memories);
     }
 }

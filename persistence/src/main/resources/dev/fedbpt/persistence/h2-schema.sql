@@ -34,5 +34,6 @@ CREATE TABLE IF NOT EXISTS "snapshot" (
     PRIMARY KEY("persistence_id","sequence_number")
 );
 CREATE TABLE IF NOT EXISTS "fedbpt_run" (
-    "config_hash" VARCHAR(64) NOT NULL
+    "config_hash" VARCHAR(64) NOT NULL,
+    "journal_format" INT NOT NULL
 );

@@ -67,7 +67,8 @@ public final class Plots {
         for (Map.Entry<List<String>, List<Series>> group : grouping.byTaskAndSplit().entrySet()) {
             String task = group.getKey().get(0);
             String split = group.getKey().get(1);
-            for (Quantity quantity : Quantity.values()) {
+            for (Quantity quantity : Quantity.of(group.getValue().stream().flatMap(s -> s.runs().stream())
+                    .toList())) {
                 XYChart chart = chart(task, split, quantity, group.getValue(), colourOfLabel);
                 if (chart == null) {
                     continue;
@@ -132,13 +133,13 @@ public final class Plots {
                 line.setMarkerColor(colour);
                 line.setMarker(x.length <= MAX_POINTS_WITH_MARKERS ? MARKERS[style % MARKERS.length]
                         : SeriesMarkers.NONE);
-            } else if (quantity == Quantity.ACCURACY && series.finalAccuracy().count() > 0) {
+            } else if (quantity.equals(Quantity.ACCURACY) && series.finalAccuracy().count() > 0) {
                 horizontal(chart, series.label() + " (final)", series.finalAccuracy().mean(), minRound, maxRound,
                         colour, new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
                                 new float[] {9f, 6f}, 0f));
             }
         }
-        if (quantity == Quantity.ACCURACY && seriesList.stream().noneMatch(s -> s.method().equals("zero-shot"))) {
+        if (quantity.equals(Quantity.ACCURACY) && seriesList.stream().noneMatch(s -> s.method().equals("zero-shot"))) {
             List<Double> zeroShot = new ArrayList<>();
             for (Series series : seriesList) {
                 series.runs().forEach(run -> zeroShot.add(run.zeroShotAccuracy()));

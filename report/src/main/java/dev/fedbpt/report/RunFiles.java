@@ -10,7 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /** Reads the JSON files of a run folder; unknown fields are ignored, malformed input names the file and line. */
@@ -20,7 +22,33 @@ final class RunFiles {
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .build();
 
+    /**
+     * The keys of a metrics.jsonl line that the framework writes (RunOutputs); every other number on the line is a
+     * metric of the run's method.
+     */
+    static final Set<String> FRAMEWORK_KEYS = Set.of("round", "attempts", "sampled", "reported", "dropped",
+            "mean_client_loss", "test_accuracy", "bytes_up", "bytes_down", "forward_rows", "wall_ms",
+            "faults_injected", "faults", "non_finite_scores", "results_rejected", "results_late",
+            "global_mean_sha256", "clients");
+
     private RunFiles() {}
+
+    /**
+     * The line's fields that are not the framework's: the method's metrics, in the line's order. Metrics are numbers
+     * (NaN and infinities may be words); a structured field (array, object) is something newer and is left alone.
+     */
+    private static Map<String, Double> methodMetrics(Path file, int line, JsonNode node) {
+        Map<String, Double> metrics = new LinkedHashMap<>();
+        node.fieldNames().forEachRemaining(key -> {
+            if (!FRAMEWORK_KEYS.contains(key) && node.get(key).isValueNode()) {
+                Double value = number(file, line, node, key);
+                if (value != null) {
+                    metrics.put(key, value);
+                }
+            }
+        });
+        return metrics;
+    }
 
     /** The rows of {@code metrics.jsonl} in round order (the last line wins when a round repeats); blank lines are skipped. */
     static List<MetricsRow> readMetrics(Path file) {
@@ -35,7 +63,7 @@ final class RunFiles {
             MetricsRow row = new MetricsRow(
                     roundOf(file, i + 1, node),
                     number(file, i + 1, node, "mean_client_loss"),
-                    number(file, i + 1, node, "sigma"),
+                    methodMetrics(file, i + 1, node),
                     number(file, i + 1, node, "test_accuracy"),
                     integer(file, i + 1, node, "bytes_up"),
                     integer(file, i + 1, node, "bytes_down"));
@@ -56,7 +84,7 @@ final class RunFiles {
         Long seed = integer(file, 0, node, "seed");
         return new RunResult(text(file, node, "method"), seed, rounds == null ? null : rounds.intValue(),
                 number(file, 0, node, "zero_shot_accuracy"), number(file, 0, node, "final_accuracy"),
-                number(file, 0, node, "final_sigma"), text(file, node, "same_run_as"));
+                text(file, node, "same_run_as"));
     }
 
     private static List<String> readLines(Path file) {

@@ -8,5 +8,5 @@ package dev.fedbpt.report;
  *                  two differ in), or null for a run computed in this folder
  */
 public record RunResult(String method, Long seed, Integer roundsCompleted, Double zeroShotAccuracy,
-                        Double finalAccuracy, Double finalSigma, String sameRunAs) {
+                        Double finalAccuracy, String sameRunAs) {
 }

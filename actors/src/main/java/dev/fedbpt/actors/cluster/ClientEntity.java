@@ -1,5 +1,7 @@
 package dev.fedbpt.actors.cluster;
 
+import dev.fedbpt.engine.method.ClientMemory;
+
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PostStop;
@@ -27,7 +29,8 @@ public final class ClientEntity extends AbstractBehavior<ClientEntity.Command> {
     public sealed interface Command {}
 
     /** Run round {@code round}, attempt {@code attempt}; {@code states} is the server member's {@link RoundStates}. */
-    public record TrainRound(int round, int attempt, ActorRef<ServerActor.Command> replyTo,
+    /** {@code memory}: what this client kept from its last round (null: nothing). */
+    public record TrainRound(int round, int attempt, ClientMemory memory, ActorRef<ServerActor.Command> replyTo,
                              ActorRef<RoundStates.Command> states) implements Command, WireMessage {}
 
     private record StateArrived(RoundStates.Global state) implements Command {}
@@ -97,7 +100,8 @@ public final class ClientEntity extends AbstractBehavior<ClientEntity.Command> {
             return this;
         }
         running = train;
-        search.tell(new ClientActor.Train(train.round(), train.attempt(), arrived.state().global(), relay));
+        search.tell(new ClientActor.Train(train.round(), train.attempt(), arrived.state().global(), train.memory(),
+                relay));
         return this;
     }
 
@@ -141,7 +145,7 @@ public final class ClientEntity extends AbstractBehavior<ClientEntity.Command> {
 
     private static boolean answers(ServerActor.Command answer, TrainRound train) {
         if (answer instanceof ServerActor.ClientReport report) {
-            return report.result().round() + 1 == train.round() && report.attempt() == train.attempt();
+            return report.upload().round() + 1 == train.round() && report.attempt() == train.attempt();
         }
         return answer instanceof ServerActor.ClientFailed failed && failed.round() == train.round()
                 && failed.attempt() == train.attempt();

@@ -27,10 +27,10 @@ import dev.fedbpt.actors.RowScorer;
 import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.actors.RunOutputs;
 import dev.fedbpt.actors.ServerActor;
-import dev.fedbpt.actors.SharedStart;
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
-import dev.fedbpt.engine.fedbpt.Vocabulary;
+import dev.fedbpt.actors.ConfiguredMethod;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.inference.ModelTokenizer;
 import dev.fedbpt.inference.ScoringModel;
 import dev.fedbpt.persistence.JournalSchema;
@@ -208,13 +208,12 @@ public final class ClusterNode {
                 Behavior<ClientEntity.Command>> clients(ActorContext<Event> context,
                                                         ActorRef<RoundStates.Command> states,
                                                         ActorRef<PoolLink.Command> link) {
-            ClientSearchConfig search = ExperimentRunner.searchConfig(config);
-            SharedStart start = new SharedStart(search);
+            FederatedMethod method = ConfiguredMethod.of(config); // one per member: its clients share its caches
             String self = Cluster.get(context.getSystem()).selfMember().address().toString();
             return entity -> {
                 int id = Integer.parseInt(entity.getEntityId());
-                ClientActor.Setup setup = new ClientActor.Setup(id, data.clientData().apply(id), vocabulary, search,
-                        config.experiment().seed(), link.narrow(), faults, start);
+                ClientActor.Setup setup = new ClientActor.Setup(id, data.clientData().apply(id), vocabulary, method,
+                        config.experiment().seed(), link.narrow(), faults);
                 return ClientEntity.create(id, setup, self, states, entity.getShard());
             };
         }
@@ -227,9 +226,10 @@ public final class ClusterNode {
                         if (!node.has(NodeSettings.Role.SERVER)) {
                             return following();
                         }
+                        FederatedMethod method = ConfiguredMethod.of(config);
                         ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
-                                ExperimentRunner.serverSettings(config, experimentHash, data.size()),
-                                ExperimentRunner.strategy(config), new ShardedClients(sharding, states),
+                                ExperimentRunner.serverSettings(config, method, experimentHash, data.size()),
+                                method, new ShardedClients(sharding, states),
                                 link.narrow(), data.testSet(), faults, outputs), SERVER_NAME);
                         context.watch(server);
                         context.spawn(MembershipWatcher.create(server), "membership");

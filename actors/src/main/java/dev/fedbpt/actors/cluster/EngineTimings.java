@@ -11,13 +11,16 @@ import dev.fedbpt.engine.fedbpt.BatchScorer;
 import dev.fedbpt.engine.fedbpt.ClientSearch;
 import dev.fedbpt.engine.fedbpt.ClientSearchConfig;
 import dev.fedbpt.engine.fedbpt.GlobalState;
-import dev.fedbpt.engine.fedbpt.LocalData;
+import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.fedbpt.LocalResult;
 import dev.fedbpt.engine.fedbpt.LocalSimulation;
 import dev.fedbpt.engine.fedbpt.ServerStrategy;
-import dev.fedbpt.engine.fedbpt.Vocabulary;
+import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
+import dev.fedbpt.actors.ConfiguredMethod;
+import dev.fedbpt.engine.fedbpt.FedBptMethod;
+import dev.fedbpt.engine.method.LocalRounds;
 import dev.fedbpt.inference.ScoringModel;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,8 +48,8 @@ final class EngineTimings {
     EngineTimings(Settings s) {
         config = PopulationBench.config(s, s.population(), s.sampled(), 2);
         settings = s;
-        strategy = ExperimentRunner.strategy(config);
-        search = ExperimentRunner.searchConfig(config);
+        strategy = fedBpt(config).strategy();
+        search = fedBpt(config).search();
         GlobalState initial = strategy.initial(s.dimension(), config.search().sigma0());
         global = strategy.aggregate(initial, uploads(s, initial));
         try (ScoringModel model = new ConfiguredModels().load(config)) {
@@ -58,8 +61,7 @@ final class EngineTimings {
 
     /** One client's whole local search, building its own starting point (and decomposing C) as a lone client. */
     LocalResult report() {
-        return LocalSimulation.runClient(new ClientSearch(global.cmaes(), search, data, vocabulary,
-                settings.seed(), global.round(), 0), scorer);
+        return upload(new ClientSearch(global.cmaes(), search, data, vocabulary, settings.seed(), global.round(), 0));
     }
 
     EngineCosts costs() {
@@ -68,7 +70,7 @@ final class EngineTimings {
         // The decomposition of the global covariance, which the server computes while the clients search, and
         // the update the round then waits for (the same strategy instance keeps the prepared decomposition).
         double prepareMs = medianMs(reps, () -> {
-            ServerStrategy fresh = ExperimentRunner.strategy(config);
+            ServerStrategy fresh = fedBpt(config).strategy();
             fresh.prepare(global);
             return fresh;
         });
@@ -76,10 +78,18 @@ final class EngineTimings {
         double serverMs = medianMs(reps, () -> strategy.aggregate(global, uploads));
         double clientMs = medianMs(reps, this::report);
         AskTell shared = ClientSearch.startingPoint(global.cmaes(), search);
-        double sharedMs = medianMs(reps, () -> LocalSimulation.runClient(new ClientSearch(shared, search, data,
-                vocabulary, settings.seed(), global.round(), 0), scorer));
+        double sharedMs = medianMs(reps, () -> upload(new ClientSearch(shared, search, data, vocabulary,
+                settings.seed(), global.round(), 0)));
         return new EngineCosts(settings.sampled(), settings.dimension(), serverMs, prepareMs, clientMs, sharedMs,
                 reps);
+    }
+
+    private static FedBptMethod fedBpt(ExperimentConfig config) {
+        return (FedBptMethod) ConfiguredMethod.of(config);
+    }
+
+    private LocalResult upload(ClientSearch search) {
+        return (LocalResult) LocalRounds.runClient(search, LocalSimulation.prompts(scorer)).upload();
     }
 
     /**

@@ -85,9 +85,9 @@ public record NodeSettings(String host, int port, List<String> seedNodes, Set<Ro
                 akka.cluster.role.inference.min-nr-of-members = 1
                 akka.cluster.jmx.enabled = off
                 akka.cluster.log-info-verbose = off
-                # A round's global state carries the d x d covariance (about 2 MB at d = 500): it travels once per
-                # member and round, on the large-message channel, to the member's round-state cache. FedAvg-BBT's
-                # clients upload their local states (as large) to the server; FedBPT's upload d + I + 1 numbers.
+                # A round's downlink may be large (a d x d covariance is about 2 MB at d = 500): it travels once per
+                # member and round, on the large-message channel, to the member's round-state cache. Uploads may be
+                # as large (a client's whole local state) and go to the server on the same channel.
                 akka.remote.artery.large-message-destinations = ["%s", "%s"]
                 akka.remote.artery.advanced.maximum-large-frame-size = 16 MiB
                 akka.remote.artery.advanced.large-buffer-pool-size = 8

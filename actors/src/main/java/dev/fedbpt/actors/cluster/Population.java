@@ -2,7 +2,7 @@ package dev.fedbpt.actors.cluster;
 
 import dev.fedbpt.actors.Evaluator;
 import dev.fedbpt.actors.ExperimentData;
-import dev.fedbpt.engine.fedbpt.LocalData;
+import dev.fedbpt.engine.data.LocalData;
 import java.util.function.IntFunction;
 
 /**

@@ -16,10 +16,10 @@ import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.data.Tasks;
 import dev.fedbpt.engine.fedbpt.GlobalState;
-import dev.fedbpt.engine.fedbpt.LocalData;
+import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.fedbpt.LocalResult;
 import dev.fedbpt.engine.fedbpt.ServerStrategy;
-import dev.fedbpt.engine.fedbpt.Vocabulary;
+import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import dev.fedbpt.inference.ScoreRow;
@@ -290,7 +290,7 @@ public final class PopulationBench {
             Serialization serialization = SerializationExtension.get(system);
             return List.of(
                     check(serialization, akka, new RoundStates.Global(global.round() + 1, global), RoundStates.PATH),
-                    check(serialization, akka, new ServerActor.ClientReport(report, 1, 0, 0),
+                    check(serialization, akka, new ServerActor.ClientReport(report, null, 1, 0, 0),
                             ClusterNode.SERVER_PATH));
         } finally {
             system.terminate();

@@ -8,7 +8,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import dev.fedbpt.actors.WireMessage;
-import dev.fedbpt.engine.fedbpt.GlobalState;
+import dev.fedbpt.engine.method.Downlink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +29,7 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
     public sealed interface Command {}
 
     /** On the server's member: the state clients of {@code round} start from. */
-    public record Publish(int round, GlobalState global) implements Command {}
+    public record Publish(int round, Downlink global) implements Command {}
 
     /** From a client of this member: the state of {@code round}, fetched from {@code source} if not here yet. */
     public record Get(int round, ActorRef<Command> source, ActorRef<Global> replyTo) implements Command {}
@@ -38,7 +38,7 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
     public record Fetch(int round, ActorRef<Command> replyTo) implements Command, WireMessage {}
 
     /** A round's state; {@code global} is null when that round is no longer open (its clients can stop). */
-    public record Global(int round, GlobalState global) implements Command, WireMessage {}
+    public record Global(int round, Downlink global) implements Command, WireMessage {}
 
     private record Refetch(int round) implements Command {}
 
@@ -46,7 +46,7 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
 
     private final TimerScheduler<Command> timers;
     private int round = -1;
-    private GlobalState global;
+    private Downlink global;
     private int waitingRound = -1;
     private ActorRef<Command> waitingSource;
     private final List<ActorRef<Global>> waiting = new ArrayList<>();
@@ -124,7 +124,7 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
         return this;
     }
 
-    private void answerWaiting(int answeredRound, GlobalState state) {
+    private void answerWaiting(int answeredRound, Downlink state) {
         if (answeredRound != waitingRound || waiting.isEmpty()) {
             return;
         }

@@ -4,17 +4,17 @@ import akka.actor.typed.ActorRef;
 import akka.cluster.sharding.typed.javadsl.ClusterSharding;
 import dev.fedbpt.actors.ClientActor;
 import dev.fedbpt.actors.ClientDirectory;
-import dev.fedbpt.engine.fedbpt.GlobalState;
+import dev.fedbpt.engine.method.Downlink;
 
 /**
- * The server's side of sharded clients: publishes the round's global state to its member's {@link RoundStates}
+ * The server's side of sharded clients: publishes the round's downlink to its member's {@link RoundStates}
  * once, then sends each sampled client a small round message through sharding, which starts the entity wherever
  * its shard lives.
  */
 final class ShardedClients implements ClientDirectory {
     private final ClusterSharding sharding;
     private final ActorRef<RoundStates.Command> states;
-    private GlobalState published;
+    private Downlink published;
 
     ShardedClients(ClusterSharding sharding, ActorRef<RoundStates.Command> states) {
         this.sharding = sharding;
@@ -28,11 +28,11 @@ final class ShardedClients implements ClientDirectory {
 
     @Override
     public void train(int clientId, ClientActor.Train train) {
-        if (train.global() != published) { // every client of a round gets the same instance
-            states.tell(new RoundStates.Publish(train.round(), train.global()));
-            published = train.global();
+        if (train.downlink() != published) { // every client of a round gets the same instance
+            states.tell(new RoundStates.Publish(train.round(), train.downlink()));
+            published = train.downlink();
         }
-        sharding.entityRefFor(ClientEntity.TYPE_KEY, Integer.toString(clientId))
-                .tell(new ClientEntity.TrainRound(train.round(), train.attempt(), train.replyTo(), states));
+        sharding.entityRefFor(ClientEntity.TYPE_KEY, Integer.toString(clientId)).tell(new ClientEntity.TrainRound(
+                train.round(), train.attempt(), train.memory(), train.replyTo(), states));
     }
 }

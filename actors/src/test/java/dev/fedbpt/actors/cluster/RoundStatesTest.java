@@ -62,6 +62,6 @@ class RoundStatesTest {
         server.tell(new RoundStates.Fetch(4, member.getRef()));
         assertNull(((RoundStates.Global) member.receiveMessage()).global());
         server.tell(new RoundStates.Fetch(5, member.getRef()));
-        assertEquals(4, ((RoundStates.Global) member.receiveMessage()).global().round());
+        assertEquals(4, ((GlobalState) ((RoundStates.Global) member.receiveMessage()).global()).round());
     }
 }

@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  *     { set { ... }                    # optional overrides for this grid's cells
  *       axes = [
  *         { name = "data", values = [ { label = "sst2", set { data.task = "sst2", ... } }, ... ] }
- *         { name = "method", key = "experiment.method", values = ["fedbpt", "fedavg-bbt"] }
+ *         { name = "split", key = "data.split", values = ["iid", "dirichlet"] }
  *         { name = "seed", key = "experiment.seed", prefix = "seed", values = [1, 2] }
  *       ] }
  *   ]

@@ -1,23 +1,31 @@
 package dev.fedbpt.engine.fedbpt;
 
+import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.data.Vocabulary;
+
 import dev.fedbpt.engine.cmaes.AskTell;
 import dev.fedbpt.engine.cmaes.Cmaes;
 import dev.fedbpt.engine.cmaes.CmaesParameters;
 import dev.fedbpt.engine.cmaes.CmaesState;
 import dev.fedbpt.engine.cmaes.Pycma;
 import dev.fedbpt.engine.cmaes.PycmaParameters;
+import dev.fedbpt.engine.method.ClientProcedure;
+import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * One client's local BBT search in one round, as a state machine (Algorithm 1, ClientUpdate): I iterations of
- * ask -> Evaluate -> onScores -> tell with fitness clean/perturbed loss (Eq. 7), then one evaluation of the final
- * mean (clean; and perturbed when the upload is the ratio fitness), then Done. It never calls a model; the caller
- * scores and calls {@link #onScores}. The reference code's client loop (fedbpt_train.py:298-317) is the same with
+ * ask -> score -> onScores -> tell with fitness clean/perturbed loss (Eq. 7), then one evaluation of the final
+ * mean (clean; and perturbed when the upload is the ratio fitness), then Finished. Each request asks for the
+ * candidates' scores on the clean rows followed by the perturbed rows (when there are any). It never calls a model;
+ * the caller scores and calls {@link #onScores}. The reference code's client loop (fedbpt_train.py:298-317) is the same with
  * {@link ClientSearchConfig}'s reference-code items: the sigma list holds the sigma each ask used.
  */
-public final class ClientSearch {
+public final class ClientSearch implements ClientProcedure {
     private final ClientSearchConfig config;
     private final LocalData data;
     private final Vocabulary vocabulary;
@@ -29,7 +37,9 @@ public final class ClientSearch {
     private final double[] sigmas;
     private int iteration;
     private int nonFinite;
-    private SearchStep pending;
+    private Step pending;
+    private double[][] candidates; // of the pending request
+    private int perturbedRows;     // of the pending request, after its clean rows
 
     public ClientSearch(CmaesState start, ClientSearchConfig config, LocalData data, Vocabulary vocabulary,
                         long experimentSeed, int round, int clientId) {
@@ -80,28 +90,31 @@ public final class ClientSearch {
         };
     }
 
-    /** The current pending step (the same object until {@link #onScores} is called). */
-    public SearchStep next() {
+    @Override
+    public Step next() {
         return pending;
     }
 
     /** Candidates (and final evaluations) whose scores or loss were NaN/infinite so far. */
+    @Override
     public int nonFiniteCount() {
         return nonFinite;
     }
 
-    public void onScores(float[][][] cleanScores, float[][][] perturbedScores) {
-        if (!(pending instanceof SearchStep.Evaluate step)) {
+    @Override
+    public void onScores(float[][][] scores) {
+        if (!(pending instanceof ScorePrompts)) {
             throw new IllegalStateException("client " + clientId + " round " + round + " is done; no scores expected");
         }
-        int count = step.candidates().length;
-        checkShape("cleanScores", cleanScores, count);
-        if (step.perturbedRows() == null) {
+        int count = candidates.length;
+        checkShape(scores, count, data.size() + perturbedRows);
+        float[][][] cleanScores = new float[count][][];
+        float[][][] perturbedScores = perturbedRows == 0 ? null : new float[count][][];
+        for (int k = 0; k < count; k++) {
+            cleanScores[k] = Arrays.copyOfRange(scores[k], 0, data.size());
             if (perturbedScores != null) {
-                throw new IllegalArgumentException("perturbedScores must be null: this step has no perturbed rows");
+                perturbedScores[k] = Arrays.copyOfRange(scores[k], data.size(), scores[k].length);
             }
-        } else {
-            checkShape("perturbedScores", perturbedScores, count);
         }
 
         if (iteration < config.iterations()) {
@@ -118,7 +131,7 @@ public final class ClientSearch {
                 fitness[k] = f;
             }
             double used = cmaes.sigma();
-            cmaes.tell(step.candidates(), fitness);
+            cmaes.tell(candidates, fitness);
             sigmas[iteration] = config.sigmaList() == ClientSearchConfig.SigmaList.USED ? used : cmaes.sigma();
             iteration++;
             pending = iteration < config.iterations() ? prepareIteration() : prepareFinal();
@@ -129,7 +142,8 @@ public final class ClientSearch {
             }
             LocalResult result = new LocalResult(round, clientId, cmaes.mean(), sigmas.clone(), loss, data.size(),
                     config.uploadLocalState() ? cmaes.state() : null);
-            pending = new SearchStep.Done(result);
+            pending = new Finished(result, null);
+            candidates = null;
         }
     }
 
@@ -139,41 +153,57 @@ public final class ClientSearch {
         return perturbed == null ? loss : loss / Losses.meanCrossEntropy(perturbed, data.labels(), data.numClasses());
     }
 
-    private SearchStep prepareIteration() {
-        double[][] candidates = cmaes.ask(Rng.of(seed, Purpose.CLIENT_CMAES, round, clientId, iteration));
+    private Step prepareIteration() {
+        double[][] asked = cmaes.ask(Rng.of(seed, Purpose.CLIENT_CMAES, round, clientId, iteration));
         List<int[]> perturbed = perturbedOnce != null ? perturbedOnce
                 : config.perturbationRate() > 0
                 ? Perturbation.perturb(data.tokenIds(), vocabulary, config.perturbationRate(), seed, round, clientId,
                         iteration)
                 : null;
-        return new SearchStep.Evaluate(iteration, candidates, data.tokenIds(), perturbed);
+        return request(asked, perturbed);
     }
 
     /** The final mean, scored clean (and on the round's perturbed copy when the upload is its ratio fitness). */
-    private SearchStep prepareFinal() {
+    private Step prepareFinal() {
         List<int[]> perturbed = null;
         if (config.ranksByRatio()) {
             perturbed = perturbedOnce != null ? perturbedOnce : Perturbation.perturb(data.tokenIds(), vocabulary,
                     config.perturbationRate(), seed, round, clientId, iteration);
         }
-        return new SearchStep.Evaluate(iteration, new double[][] {cmaes.mean()}, data.tokenIds(), perturbed);
+        return request(new double[][] {cmaes.mean()}, perturbed);
     }
 
-    private void checkShape(String name, float[][][] scores, int count) {
+    /** Scores of {@code asked} on the clean rows, then on {@code perturbed} (null: none). */
+    private Step request(double[][] asked, List<int[]> perturbed) {
+        candidates = asked;
+        perturbedRows = perturbed == null ? 0 : perturbed.size();
+        List<Prompt> prompts = new ArrayList<>(asked.length);
+        for (double[] z : asked) {
+            prompts.add(new Prompt.Continuous(z));
+        }
+        List<int[]> rows = data.tokenIds();
+        if (perturbed != null) {
+            rows = new ArrayList<>(rows);
+            rows.addAll(perturbed);
+        }
+        return new ScorePrompts(iteration, prompts, rows);
+    }
+
+    private void checkShape(float[][][] scores, int count, int rows) {
         if (scores == null) {
-            throw new IllegalArgumentException(name + " must not be null");
+            throw new IllegalArgumentException("scores must not be null");
         }
         if (scores.length != count) {
-            throw new IllegalArgumentException(name + " has " + scores.length + " candidates, expected " + count);
+            throw new IllegalArgumentException("scores has " + scores.length + " prompts, expected " + count);
         }
         for (int k = 0; k < count; k++) {
-            if (scores[k] == null || scores[k].length != data.size()) {
-                throw new IllegalArgumentException(name + "[" + k + "] must have " + data.size() + " rows, had "
+            if (scores[k] == null || scores[k].length != rows) {
+                throw new IllegalArgumentException("scores[" + k + "] must have " + rows + " rows, had "
                         + (scores[k] == null ? "null" : scores[k].length));
             }
-            for (int r = 0; r < data.size(); r++) {
+            for (int r = 0; r < rows; r++) {
                 if (scores[k][r] == null || scores[k][r].length != data.numClasses()) {
-                    throw new IllegalArgumentException(name + "[" + k + "][" + r + "] must have " + data.numClasses()
+                    throw new IllegalArgumentException("scores[" + k + "][" + r + "] must have " + data.numClasses()
                             + " class scores");
                 }
             }

@@ -1,29 +1,20 @@
 package dev.fedbpt.engine.fedbpt;
 
+import dev.fedbpt.engine.method.Prompt;
+
 import dev.fedbpt.engine.cmaes.CmaesState;
-import java.nio.ByteBuffer;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /** Fingerprints to compare runs bit for bit. */
 public final class Digests {
     private Digests() {
     }
 
-    /** Hex SHA-256 of the values as big-endian IEEE 754 doubles. */
+    /** Hex SHA-256 of the values as big-endian IEEE 754 doubles (the fingerprint of a continuous prompt). */
     public static String sha256(double[] values) {
         if (values == null) {
             throw new IllegalArgumentException("values must not be null");
         }
-        MessageDigest md = newDigest();
-        ByteBuffer buf = ByteBuffer.allocate(8); // ByteBuffer is big-endian by default
-        for (double v : values) {
-            buf.clear();
-            buf.putDouble(v);
-            md.update(buf.array());
-        }
-        return HexFormat.of().formatHex(md.digest());
+        return Prompt.Continuous.sha256(values);
     }
 
     /** Hex SHA-256 over mean, sigma, C (row-major), p_sigma, p_c and the generation (as a double). */
@@ -48,13 +39,5 @@ public final class Digests {
         }
         all[k] = s.generation();
         return sha256(all);
-    }
-
-    private static MessageDigest newDigest() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required on every Java platform", e);
-        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.fedbpt.engine.fedbpt;
 
 import dev.fedbpt.engine.cmaes.CmaesState;
+import dev.fedbpt.engine.method.Upload;
 
 /**
  * A client's upload for one round: final local mean, the sigma after each local iteration, and the plain clean
@@ -8,7 +9,7 @@ import dev.fedbpt.engine.cmaes.CmaesState;
  * it (null, see {@link ClientSearchConfig#uploadLocalState()}).
  */
 public record LocalResult(int round, int clientId, double[] mean, double[] sigmas, double loss, int sampleCount,
-                          CmaesState localState) {
+                          CmaesState localState) implements Upload {
     public LocalResult {
         if (mean == null || sigmas == null) {
             throw new IllegalArgumentException("mean and sigmas must not be null");
@@ -23,5 +24,10 @@ public record LocalResult(int round, int clientId, double[] mean, double[] sigma
         if (round < 0 || clientId < 0) {
             throw new IllegalArgumentException("round and clientId must be >= 0");
         }
+    }
+
+    @Override
+    public String codec() {
+        return CmaesPayloads.NAME;
     }
 }

@@ -1,16 +1,18 @@
 package dev.fedbpt.engine.fedbpt;
 
-import dev.fedbpt.engine.random.Purpose;
-import dev.fedbpt.engine.random.Rng;
+import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.data.Vocabulary;
+import dev.fedbpt.engine.method.LocalRounds;
+import dev.fedbpt.engine.method.MethodState;
+import dev.fedbpt.engine.method.Prompt;
+import dev.fedbpt.engine.method.PromptScorer;
+import dev.fedbpt.engine.method.Upload;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import org.apache.commons.math3.random.RandomGenerator;
 
 /**
- * The single synchronous reference of what a federated round computes: sample clients, run each client's
- * {@link ClientSearch} to completion against a {@link BatchScorer}, aggregate with the strategy. A distributed
- * implementation must reproduce its states bit for bit.
+ * FedBPT's view of {@link LocalRounds}: a {@link SimulationConfig} run through the method seam, with its states and
+ * sigma course typed.
  */
 public final class LocalSimulation {
     private LocalSimulation() {
@@ -34,62 +36,29 @@ public final class LocalSimulation {
             throw new IllegalArgumentException("config has " + config.clients() + " clients but data for "
                     + clientData.size());
         }
-        GlobalState initial = config.strategy().initial(config.dimension(), config.sigma0());
-        GlobalState state = initial;
+        FedBptMethod method = new FedBptMethod(config.strategy().name(), config.strategy(), config.search(),
+                config.dimension(), config.sigma0(), true);
+        LocalRounds.Outcome outcome = LocalRounds.run(method, config.seed(), config.rounds(),
+                config.sampleFraction(), clientData, vocabulary, prompts(scorer), shuffleClientOrder);
         List<GlobalState> states = new ArrayList<>();
         double[] meanLoss = new double[config.rounds()];
         double[] sigma = new double[config.rounds()];
-        int nonFinite = 0;
         for (int t = 0; t < config.rounds(); t++) {
-            int[] sampled = ClientSampler.sample(config.seed(), t, 0, config.clients(), config.sampleFraction());
-            if (shuffleClientOrder) {
-                shuffle(sampled, Rng.of(config.seed(), Purpose.CLIENT_ORDER, t));
-            }
-            List<LocalResult> results = new ArrayList<>();
-            for (int k : sampled) {
-                ClientSearch search = new ClientSearch(state.cmaes(), config.search(), clientData.get(k),
-                        vocabulary, config.seed(), t, k);
-                results.add(runClient(search, scorer));
-                nonFinite += search.nonFiniteCount();
-            }
-            state = config.strategy().aggregate(state, results);
+            GlobalState state = (GlobalState) outcome.states().get(t);
             states.add(state);
-            results.sort(Comparator.comparingInt(LocalResult::clientId));
             double sum = 0;
-            for (LocalResult r : results) {
-                sum += r.loss();
+            for (Upload upload : outcome.uploads().get(t)) { // client id order
+                sum += upload.loss();
             }
-            meanLoss[t] = sum / results.size();
+            meanLoss[t] = sum / outcome.uploads().get(t).size();
             sigma[t] = state.cmaes().sigma();
         }
-        return new SimulationResult(initial, states, meanLoss, sigma, nonFinite);
+        MethodState initial = outcome.initial();
+        return new SimulationResult((GlobalState) initial, states, meanLoss, sigma, outcome.nonFiniteCount());
     }
 
-    /** Drives one client's state machine to completion. */
-    public static LocalResult runClient(ClientSearch search, BatchScorer scorer) {
-        while (search.next() instanceof SearchStep.Evaluate step) {
-            float[][][] clean = scoreAll(step.candidates(), step.cleanRows(), scorer);
-            float[][][] perturbed = step.perturbedRows() == null ? null
-                    : scoreAll(step.candidates(), step.perturbedRows(), scorer);
-            search.onScores(clean, perturbed);
-        }
-        return ((SearchStep.Done) search.next()).result();
-    }
-
-    private static float[][][] scoreAll(double[][] candidates, List<int[]> rows, BatchScorer scorer) {
-        float[][][] out = new float[candidates.length][][];
-        for (int k = 0; k < candidates.length; k++) {
-            out[k] = scorer.score(candidates[k].clone(), rows);
-        }
-        return out;
-    }
-
-    private static void shuffle(int[] a, RandomGenerator rng) {
-        for (int i = a.length - 1; i > 0; i--) {
-            int j = rng.nextInt(i + 1);
-            int t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-        }
+    /** A z-scorer as a prompt scorer (this package's methods ask only for continuous prompts). */
+    public static PromptScorer prompts(BatchScorer scorer) {
+        return (prompt, rows) -> scorer.score(((Prompt.Continuous) prompt).z().clone(), rows);
     }
 }

@@ -20,5 +20,9 @@ public enum Purpose {
     /** Faults injected on purpose (which client drops, crashes or is late; which batch or score breaks). */
     FAULTS,
     /** The reference code's perturbation: one mask per client and round over every token. */
-    PERTURBATION_PER_ROUND
+    PERTURBATION_PER_ROUND,
+    /** Fed-BBPT: the order a client's rows go into minibatches each round. */
+    FEDBBPT_SHUFFLE,
+    /** Fed-BBPT: the prompts a client samples from its categorical distributions at each step. */
+    FEDBBPT_SAMPLING
 }

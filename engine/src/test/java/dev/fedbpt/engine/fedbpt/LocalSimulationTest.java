@@ -1,5 +1,8 @@
 package dev.fedbpt.engine.fedbpt;
 
+import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.data.Vocabulary;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fedbpt.engine.cmaes.CmaesState;
+import dev.fedbpt.engine.method.ClientProcedure;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,17 +30,19 @@ class ReferenceCodeClientTest {
         return new CmaesState(s.mean(), 0.9, s.covariance(), ps, ps.clone(), 7);
     }
 
-    private static List<SearchStep.Evaluate> run(ClientSearch cs, int iterations, List<LocalResult> out) {
-        List<SearchStep.Evaluate> steps = new ArrayList<>();
+    private static List<ClientProcedure.ScorePrompts> run(ClientSearch cs, int iterations, List<LocalResult> out) {
+        List<ClientProcedure.ScorePrompts> steps = new ArrayList<>();
         for (int j = 0; j < iterations; j++) {
-            SearchStep.Evaluate e = (SearchStep.Evaluate) cs.next();
+            ClientProcedure.ScorePrompts e = (ClientProcedure.ScorePrompts) cs.next();
             steps.add(e);
-            cs.onScores(scores(5, 3, 3, j), e.perturbedRows() == null ? null : scores(5, 3, 3, 2 * j + 1));
+            cs.onScores(e.rows().size() == 3 ? scores(5, 3, 3, j)
+                    : ClientSearchTest.joined(scores(5, 3, 3, j), scores(5, 3, 3, 2 * j + 1)));
         }
-        SearchStep.Evaluate last = (SearchStep.Evaluate) cs.next();
+        ClientProcedure.ScorePrompts last = (ClientProcedure.ScorePrompts) cs.next();
         steps.add(last);
-        cs.onScores(scores(1, 3, 3, 0), last.perturbedRows() == null ? null : scores(1, 3, 3, 3));
-        out.add(((SearchStep.Done) cs.next()).result());
+        cs.onScores(last.rows().size() == 3 ? scores(1, 3, 3, 0)
+                : ClientSearchTest.joined(scores(1, 3, 3, 0), scores(1, 3, 3, 3)));
+        out.add((LocalResult) ((ClientProcedure.Finished) cs.next()).upload());
         return steps;
     }
 
@@ -59,11 +62,13 @@ class ReferenceCodeClientTest {
     @Test
     void perRoundMaskIsTheSameEveryIterationAndScoresTheFinalMeanForTheRatio() {
         List<LocalResult> results = new ArrayList<>();
-        List<SearchStep.Evaluate> steps = run(new ClientSearch(global(), REFERENCE, DATA, VOCAB, 11, 3, 2), 4,
-                results);
-        for (SearchStep.Evaluate e : steps) {
-            assertNotNull(e.perturbedRows(), "step " + e.iteration() + " has the round's perturbed rows");
-            assertSame(steps.get(0).perturbedRows(), e.perturbedRows());
+        List<ClientProcedure.ScorePrompts> steps = run(new ClientSearch(global(), REFERENCE, DATA, VOCAB, 11, 3, 2),
+                4, results);
+        for (ClientProcedure.ScorePrompts e : steps) {
+            assertEquals(6, e.rows().size(), "step " + e.step() + " has the round's perturbed rows");
+            for (int r = 3; r < 6; r++) {
+                assertSame(steps.get(0).rows().get(r), e.rows().get(r), "the same mask all round");
+            }
         }
         LocalResult r = results.get(0);
         // The upload is the final mean's clean / perturbed loss (scores 0 vs 3 per class, plus 0.5 on class 0).

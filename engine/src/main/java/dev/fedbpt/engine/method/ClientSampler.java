@@ -1,4 +1,4 @@
-package dev.fedbpt.engine.fedbpt;
+package dev.fedbpt.engine.method;
 
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;

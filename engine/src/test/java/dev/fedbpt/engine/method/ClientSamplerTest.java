@@ -1,4 +1,4 @@
-package dev.fedbpt.engine.fedbpt;
+package dev.fedbpt.engine.method;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package dev.fedbpt.engine.fedbpt;
+package dev.fedbpt.engine.data;
 
 import java.util.Arrays;
 

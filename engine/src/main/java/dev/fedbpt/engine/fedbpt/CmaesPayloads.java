@@ -1,0 +1,94 @@
+package dev.fedbpt.engine.fedbpt;
+
+import dev.fedbpt.engine.cmaes.CmaesState;
+import dev.fedbpt.engine.method.Payload;
+import dev.fedbpt.engine.method.PayloadBytes;
+import dev.fedbpt.engine.method.PayloadCodec;
+import java.nio.ByteBuffer;
+
+/**
+ * The payload codec of this package's methods: the global state (also the downlink) and the clients' uploads, as
+ * big-endian IEEE 754 doubles, so decoding gives back every bit. Layout: a kind byte, then the fields in record
+ * order ({@link PayloadBytes}: arrays after their length, matrices after their shape), an optional part after a
+ * presence byte.
+ */
+public final class CmaesPayloads implements PayloadCodec {
+    public static final String NAME = "cmaes";
+    private static final byte GLOBAL_STATE = 1;
+    private static final byte LOCAL_RESULT = 2;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public byte[] encode(Payload payload) {
+        if (payload instanceof GlobalState global) {
+            ByteBuffer out = ByteBuffer.allocate(1 + 4 + size(global.cmaes()));
+            out.put(GLOBAL_STATE).putInt(global.round());
+            put(out, global.cmaes());
+            return out.array();
+        }
+        if (payload instanceof LocalResult result) {
+            CmaesState local = result.localState();
+            ByteBuffer out = ByteBuffer.allocate(1 + 4 + 4 + PayloadBytes.size(result.mean())
+                    + PayloadBytes.size(result.sigmas())
+                    + 8 + 4 + 1 + (local == null ? 0 : size(local)));
+            out.put(LOCAL_RESULT).putInt(result.round()).putInt(result.clientId());
+            PayloadBytes.put(out, result.mean());
+            PayloadBytes.put(out, result.sigmas());
+            out.putDouble(result.loss()).putInt(result.sampleCount());
+            out.put((byte) (local == null ? 0 : 1));
+            if (local != null) {
+                put(out, local);
+            }
+            return out.array();
+        }
+        throw new IllegalArgumentException("the " + NAME + " codec does not encode " + payload.getClass().getName());
+    }
+
+    @Override
+    public Payload decode(byte[] bytes) {
+        return PayloadBytes.decode(NAME, bytes, in -> {
+            byte kind = in.get();
+            return switch (kind) {
+                case GLOBAL_STATE -> new GlobalState(in.getInt(), getState(in));
+                case LOCAL_RESULT -> new LocalResult(in.getInt(), in.getInt(), PayloadBytes.doubles(in),
+                        PayloadBytes.doubles(in), in.getDouble(), in.getInt(), in.get() == 0 ? null : getState(in));
+                default -> throw new IllegalArgumentException("unknown " + NAME + " payload kind " + kind);
+            };
+        });
+    }
+
+    private static int size(CmaesState s) {
+        return PayloadBytes.size(s.mean()) + 8 + PayloadBytes.size(s.covariance()) + PayloadBytes.size(s.pathSigma())
+                + PayloadBytes.size(s.pathC()) + 8 + 1
+                + (s.decomposed() == null ? 0 : PayloadBytes.size(s.decomposed())) + 4;
+    }
+
+    private static void put(ByteBuffer out, CmaesState s) {
+        PayloadBytes.put(out, s.mean());
+        out.putDouble(s.sigma());
+        PayloadBytes.put(out, s.covariance());
+        PayloadBytes.put(out, s.pathSigma());
+        PayloadBytes.put(out, s.pathC());
+        out.putLong(s.generation());
+        out.put((byte) (s.decomposed() == null ? 0 : 1));
+        if (s.decomposed() != null) {
+            PayloadBytes.put(out, s.decomposed());
+        }
+        out.putInt(s.tellsSinceDecomposition());
+    }
+
+    private static CmaesState getState(ByteBuffer in) {
+        double[] mean = PayloadBytes.doubles(in);
+        double sigma = in.getDouble();
+        double[][] covariance = PayloadBytes.matrix(in);
+        double[] pathSigma = PayloadBytes.doubles(in);
+        double[] pathC = PayloadBytes.doubles(in);
+        long generation = in.getLong();
+        double[][] decomposed = in.get() == 0 ? null : PayloadBytes.matrix(in);
+        return new CmaesState(mean, sigma, covariance, pathSigma, pathC, generation, decomposed, in.getInt());
+    }
+}

@@ -1,0 +1,55 @@
+package dev.fedbpt.engine.fedbpt;
+
+import dev.fedbpt.engine.method.MethodSettings;
+import dev.fedbpt.engine.method.Methods;
+import java.util.List;
+
+/**
+ * This package's entries in the method registry, built from the {@code search} settings (which
+ * {@code search.profile} has already resolved to concrete values).
+ */
+public final class FedBptMethods {
+    private FedBptMethods() {}
+
+    public static List<Methods.Entry> entries() {
+        return List.of(
+                new Methods.Entry("fedbpt", s -> method("fedbpt", fedBptStrategy(s), s, true)),
+                new Methods.Entry("fedavg-bbt", s -> method("fedavg-bbt", fedAvgStrategy(s), s, true)),
+                // Centralised BBT: FedAvg-BBT over a single client hands the client's whole CMA-ES state on, paths
+                // included, so the rounds chain into one local search.
+                new Methods.Entry("centralised-bbt", s -> method("centralised-bbt",
+                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), s, true)),
+                // Baselines that only evaluate: they run no rounds, so their strategy is never used.
+                new Methods.Entry("zero-shot", s -> method("zero-shot",
+                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), s, false)),
+                new Methods.Entry("icl", s -> method("icl",
+                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), s, false)));
+    }
+
+    private static FedBptMethod method(String name, ServerStrategy strategy, MethodSettings s, boolean rounds) {
+        return new FedBptMethod(name, strategy, clientSearch(s, strategy.needsLocalStates()),
+                s.integer("search.dimension"), s.number("search.sigma0"), rounds);
+    }
+
+    static FedBptStrategy fedBptStrategy(MethodSettings s) {
+        return new FedBptStrategy(s.choice("search.step-rule", FedBptStrategy.StepRule.class),
+                s.choice("search.server-cmaes", FedBptStrategy.ServerEs.class),
+                s.integer("search.population"), s.integer("search.local-iterations"));
+    }
+
+    static FedAvgBbtStrategy fedAvgStrategy(MethodSettings s) {
+        return new FedAvgBbtStrategy(s.choice("search.fedavg-paths", FedAvgBbtStrategy.Paths.class),
+                s.choice("search.fedavg-weights", FedAvgBbtStrategy.Weights.class));
+    }
+
+    /** The clients' search; {@code uploadLocalState}: the strategy averages the clients' whole CMA-ES states. */
+    public static ClientSearchConfig clientSearch(MethodSettings s, boolean uploadLocalState) {
+        return new ClientSearchConfig(s.integer("search.local-iterations"), s.integer("search.population"),
+                s.number("search.perturbation-rate"), uploadLocalState,
+                s.choice("search.cmaes-variant", ClientSearchConfig.Optimizer.class),
+                s.choice("search.uploaded-sigmas", ClientSearchConfig.SigmaList.class),
+                s.choice("search.client-start", ClientSearchConfig.Start.class),
+                s.choice("search.client-ranking", ClientSearchConfig.Ranking.class),
+                s.choice("search.perturbation-mask", ClientSearchConfig.Mask.class));
+    }
+}

@@ -1,0 +1,49 @@
+package dev.fedbpt.engine.method;
+
+import java.util.List;
+
+/**
+ * One client's local work in one round, as a pure state machine in the spirit of pycma's ask/tell: {@link #next()}
+ * says what it needs (scores of some prompts on some rows) or that it has finished with an upload; the caller does
+ * the work and hands the answer to {@link #onScores}. It never calls a model or the network, so the same procedure
+ * runs inside an actor, a cluster entity or {@code LocalSimulation}.
+ */
+public interface ClientProcedure {
+
+    /** The current step (the same object until the step is answered). */
+    Step next();
+
+    /**
+     * The class scores of the pending {@link ScorePrompts}: [prompt][row][class], rows in the order asked.
+     *
+     * @throws IllegalStateException when no scores are pending
+     * @throws IllegalArgumentException when the shape does not match the request
+     */
+    void onScores(float[][][] scores);
+
+    /** Scores or losses that came back NaN or infinite so far (reported as incidents of the round). */
+    int nonFiniteCount();
+
+    /** What the procedure needs next. */
+    sealed interface Step permits ScorePrompts, Finished {}
+
+    /**
+     * Score every prompt on every row. {@code step} counts the requests of this round from 0 (a fault injected
+     * "at step k" strikes the k-th request).
+     */
+    record ScorePrompts(int step, List<Prompt> prompts, List<int[]> rows) implements Step {
+        public ScorePrompts {
+            prompts = List.copyOf(prompts);
+            rows = List.copyOf(rows);
+        }
+    }
+
+    /** The round's work is done: send {@code upload}; keep {@code memory} (null: nothing) for the next round. */
+    record Finished(Upload upload, ClientMemory memory) implements Step {
+        public Finished {
+            if (upload == null) {
+                throw new IllegalArgumentException("upload must not be null");
+            }
+        }
+    }
+}

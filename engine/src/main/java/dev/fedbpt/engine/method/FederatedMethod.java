@@ -1,0 +1,66 @@
+package dev.fedbpt.engine.method;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A federated prompt-tuning method: the one seam through which the framework (actors, journal, reports) runs it,
+ * in the spirit of Flower's Strategy (initialize, configure, aggregate, evaluate) with a client procedure in the
+ * spirit of pycma's ask/tell. Implementations are pure: the same inputs give the same bytes, whatever thread or
+ * machine calls them, so a journal replayed through them rebuilds the exact run. A method is one package and one
+ * entry in {@link Methods}.
+ *
+ * <p>A round, with t the rounds completed before it: the server holds {@code global}; every sampled client gets
+ * {@code configure(global, t)} and runs {@code client(downlink, task)} to its upload; the server's next state is
+ * {@code aggregate(global, uploads)}; evaluation scores {@code evaluationPrompt(next)}; {@code metrics(next)} is what
+ * the round reports besides the framework's own numbers.
+ */
+public interface FederatedMethod {
+
+    /** The registry name (e.g. "fedbpt"), as written in configurations and results. */
+    String name();
+
+    /** Whether the method tunes in rounds; baselines that only evaluate (zero-shot) run none. */
+    default boolean runsRounds() {
+        return true;
+    }
+
+    /** The global state before the first round. */
+    MethodState initialize();
+
+    /** What every client sampled in round {@code round} (0-based) receives. */
+    Downlink configure(MethodState global, int round);
+
+    /** A client's local procedure for one round, started from its downlink. */
+    ClientProcedure client(Downlink downlink, ClientTask task);
+
+    /**
+     * The next global state from the round's uploads, which may arrive in any order (an implementation sorts them
+     * itself) and all answer {@code global}'s round.
+     */
+    MethodState aggregate(MethodState global, List<Upload> uploads);
+
+    /**
+     * Computes ahead, possibly on another thread while the clients work, what {@link #aggregate} will need for
+     * {@code global}; aggregate gives the same bytes with or without it.
+     */
+    default void prepare(MethodState global) {}
+
+    /** Why the server must refuse {@code upload} for {@code global} (wrong shape, non-finite numbers), or null. */
+    String screen(MethodState global, Upload upload);
+
+    /**
+     * The prompt the test set is scored with after a round, or null for none (the model alone, as before the first
+     * round; e.g. while a method is still choosing its prompt's vocabulary).
+     */
+    Prompt evaluationPrompt(MethodState global);
+
+    /** What the method reports of a state, by name, in a fixed order (FedBPT: its step size "sigma"). */
+    Map<String, Double> metrics(MethodState global);
+
+    /** Bytes a client sends for {@code upload}, as the method's paper counts them. */
+    long uplinkBytes(Upload upload);
+
+    /** Bytes each sampled client receives for a round started from {@code global}, as the paper counts them. */
+    long downlinkBytes(MethodState global);
+}

@@ -1,0 +1,116 @@
+package dev.fedbpt.engine.method;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.util.function.Function;
+
+/**
+ * The pieces every payload codec writes, big-endian and exact: arrays preceded by their length, rectangular matrices
+ * by their shape; and the reading of a whole payload, which refuses bytes cut short or left over. Lengths read back
+ * are checked against what is left before anything is allocated, so damaged bytes never ask for gigabytes.
+ */
+public final class PayloadBytes {
+    private PayloadBytes() {}
+
+    /**
+     * Reads one payload of codec {@code codec} from {@code bytes} with {@code read}, which starts at the first byte.
+     *
+     * @throws IllegalArgumentException when the bytes are cut short, have bytes left over, or {@code read} refuses them
+     */
+    public static Payload decode(String codec, byte[] bytes, Function<ByteBuffer, Payload> read) {
+        if (bytes == null) {
+            throw new IllegalArgumentException("no bytes to decode as a " + codec + " payload");
+        }
+        try {
+            ByteBuffer in = ByteBuffer.wrap(bytes);
+            Payload payload = read.apply(in);
+            if (in.hasRemaining()) {
+                throw new IllegalArgumentException(in.remaining() + " bytes left after a " + codec + " payload");
+            }
+            return payload;
+        } catch (BufferUnderflowException | NegativeArraySizeException e) {
+            throw new IllegalArgumentException("a " + codec + " payload of " + bytes.length + " bytes is cut short", e);
+        }
+    }
+
+    public static int size(double[] values) {
+        return 4 + 8 * values.length;
+    }
+
+    public static int size(int[] values) {
+        return 4 + 4 * values.length;
+    }
+
+    /** Bytes of a rectangular matrix: its shape and its entries. */
+    public static int size(double[][] matrix) {
+        return 8 + 8 * matrix.length * columns(matrix);
+    }
+
+    public static void put(ByteBuffer out, double[] values) {
+        out.putInt(values.length);
+        out.asDoubleBuffer().put(values);
+        out.position(out.position() + 8 * values.length);
+    }
+
+    public static double[] doubles(ByteBuffer in) {
+        double[] values = new double[length(in, 8)];
+        in.asDoubleBuffer().get(values);
+        in.position(in.position() + 8 * values.length);
+        return values;
+    }
+
+    public static void put(ByteBuffer out, int[] values) {
+        out.putInt(values.length);
+        out.asIntBuffer().put(values);
+        out.position(out.position() + 4 * values.length);
+    }
+
+    public static int[] ints(ByteBuffer in) {
+        int[] values = new int[length(in, 4)];
+        in.asIntBuffer().get(values);
+        in.position(in.position() + 4 * values.length);
+        return values;
+    }
+
+    /** @throws IllegalArgumentException for a ragged matrix or one whose rows are empty */
+    public static void put(ByteBuffer out, double[][] matrix) {
+        int columns = columns(matrix);
+        for (double[] row : matrix) {
+            if (row == null || row.length != columns || columns == 0) {
+                throw new IllegalArgumentException("a payload matrix must be rectangular with entries in every row");
+            }
+        }
+        out.putInt(matrix.length).putInt(columns);
+        for (double[] row : matrix) {
+            out.asDoubleBuffer().put(row);
+            out.position(out.position() + 8 * columns);
+        }
+    }
+
+    public static double[][] matrix(ByteBuffer in) {
+        int rows = in.getInt();
+        int columns = in.getInt();
+        if (rows < 0 || columns < 0 || (rows > 0 && columns == 0) || (long) rows * columns > in.remaining() / 8) {
+            throw new BufferUnderflowException();
+        }
+        double[][] matrix = new double[rows][columns];
+        for (double[] row : matrix) {
+            in.asDoubleBuffer().get(row);
+            in.position(in.position() + 8 * columns);
+        }
+        return matrix;
+    }
+
+    private static int columns(double[][] matrix) {
+        return matrix.length == 0 || matrix[0] == null ? 0 : matrix[0].length;
+    }
+
+    /** A length read back, checked against what is left. */
+    private static int length(ByteBuffer in, int bytesEach) {
+        int length = in.getInt();
+        if (length < 0 || (long) length * bytesEach > in.remaining()) {
+            throw new BufferUnderflowException();
+        }
+        return length;
+    }
+}

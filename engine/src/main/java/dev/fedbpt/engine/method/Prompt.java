@@ -1,0 +1,125 @@
+package dev.fedbpt.engine.method;
+
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * A prompt the model scores rows with, as a method asks for it. The inference side turns each kind into model input;
+ * the framework passes prompts through without looking inside.
+ */
+public sealed interface Prompt permits Prompt.Continuous, Prompt.Embeddings, Prompt.Tokens {
+
+    /** A fingerprint to compare runs bit for bit (result.json and metrics.jsonl record it). */
+    String sha256();
+
+    /** A point z of the low-dimensional search space; the model adds (or prepends) its projection A z. */
+    record Continuous(double[] z) implements Prompt {
+        public Continuous {
+            if (z == null || z.length == 0) {
+                throw new IllegalArgumentException("z must be a non-empty vector");
+            }
+        }
+
+        /** Hex SHA-256 of z as big-endian IEEE 754 doubles. */
+        @Override
+        public String sha256() {
+            return sha256(z);
+        }
+
+        public static String sha256(double[] values) {
+            ByteBuffer buf = ByteBuffer.allocate(8 * values.length); // big-endian by default
+            for (double v : values) {
+                buf.putDouble(v);
+            }
+            return digest(buf.array());
+        }
+    }
+
+    /**
+     * Input embeddings themselves: T vectors of the model's hidden size, placed after the row's first token where
+     * the model would put a projected prompt (prepend injection).
+     */
+    record Embeddings(float[][] vectors) implements Prompt {
+        public Embeddings {
+            if (vectors == null || vectors.length == 0) {
+                throw new IllegalArgumentException("an embeddings prompt needs at least one vector");
+            }
+            for (float[] vector : vectors) {
+                if (vector == null || vector.length != vectors[0].length || vector.length == 0) {
+                    throw new IllegalArgumentException("the vectors of an embeddings prompt must share one length");
+                }
+            }
+        }
+
+        /** The vectors one after another (T x hidden floats), as the model takes them. */
+        public float[] flattened() {
+            int width = vectors[0].length;
+            float[] out = new float[vectors.length * width];
+            for (int t = 0; t < vectors.length; t++) {
+                System.arraycopy(vectors[t], 0, out, t * width, width);
+            }
+            return out;
+        }
+
+        /** Hex SHA-256 of T, the width and the values as big-endian IEEE 754 floats. */
+        @Override
+        public String sha256() {
+            float[] flat = flattened();
+            ByteBuffer buf = ByteBuffer.allocate(8 + 4 * flat.length);
+            buf.putInt(vectors.length).putInt(vectors[0].length);
+            for (float v : flat) {
+                buf.putFloat(v);
+            }
+            return digest(buf.array());
+        }
+    }
+
+    /**
+     * A sequence of vocabulary token ids, placed right after the row's first token ([CLS] / {@code <s>}) as BDPL
+     * does; the model sees ordinary tokens.
+     */
+    record Tokens(int[] ids) implements Prompt {
+        public Tokens {
+            if (ids == null || ids.length == 0) {
+                throw new IllegalArgumentException("a token prompt needs at least one token id");
+            }
+            for (int id : ids) {
+                if (id < 0) {
+                    throw new IllegalArgumentException("token ids must be >= 0, found " + id);
+                }
+            }
+        }
+
+        /** The row with the prompt's tokens after its first token. */
+        public int[] insertInto(int[] row) {
+            if (row.length == 0) {
+                throw new IllegalArgumentException("an empty row has no first token to put the prompt after");
+            }
+            int[] out = new int[row.length + ids.length];
+            out[0] = row[0];
+            System.arraycopy(ids, 0, out, 1, ids.length);
+            System.arraycopy(row, 1, out, 1 + ids.length, row.length - 1);
+            return out;
+        }
+
+        /** Hex SHA-256 of the ids as big-endian 32-bit integers. */
+        @Override
+        public String sha256() {
+            ByteBuffer buf = ByteBuffer.allocate(4 * ids.length);
+            for (int id : ids) {
+                buf.putInt(id);
+            }
+            return digest(buf.array());
+        }
+    }
+
+    private static String digest(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required on every Java platform", e);
+        }
+    }
+}
