@@ -1,5 +1,7 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.config.RunLayout;
+
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
@@ -21,7 +23,7 @@ import java.util.List;
  * experiment.
  */
 public final class RunFolder {
-    public static final String CONFIG_FILE = "config.conf";
+    public static final String CONFIG_FILE = RunLayout.CONFIG_FILE;
 
     private RunFolder() {}
 

@@ -1,5 +1,7 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.config.RunLayout;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fedbpt.config.ConfigLoader;
@@ -58,11 +60,11 @@ public final class RunOutputs implements RunListener {
     }
 
     public Path metricsFile() {
-        return directory.resolve("metrics.jsonl");
+        return RunLayout.metrics(directory);
     }
 
     public Path resultFile() {
-        return directory.resolve("result.json");
+        return RunLayout.result(directory);
     }
 
     /** The final state when the run finished, else null. */

@@ -1,5 +1,7 @@
 package dev.fedbpt.cli;
 
+import dev.fedbpt.config.RunLayout;
+
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
@@ -31,7 +33,7 @@ final class ResumeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws java.io.IOException {
         logging.apply();
-        Path stored = directory.resolve("config.conf");
+        Path stored = RunLayout.config(directory);
         if (!Files.isRegularFile(stored)) {
             throw new ConfigError(null, directory + " is not a fedbpt run folder (no config.conf)");
         }
@@ -44,7 +46,7 @@ final class ResumeCommand implements Callable<Integer> {
             }
         }
         ExperimentConfig experiment = ConfigLoader.loadRunFolder(stored, overrides);
-        Path result = directory.resolve("result.json");
+        Path result = RunLayout.result(directory);
         if (Files.isRegularFile(result)) {
             System.out.println("fedbpt: " + directory + " is finished; its result:");
             System.out.println(Files.readString(result).strip());

@@ -1,5 +1,7 @@
 package dev.fedbpt.report;
 
+import dev.fedbpt.config.RunLayout;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,7 +14,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /** Reads the JSON files of a run folder; unknown fields are ignored, malformed input names the file and line. */
@@ -21,15 +22,6 @@ final class RunFiles {
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .build();
-
-    /**
-     * The keys of a metrics.jsonl line that the framework writes (RunOutputs); every other number on the line is a
-     * metric of the run's method.
-     */
-    static final Set<String> FRAMEWORK_KEYS = Set.of("round", "attempts", "sampled", "reported", "dropped",
-            "mean_client_loss", "test_accuracy", "bytes_up", "bytes_down", "forward_rows", "wall_ms",
-            "faults_injected", "faults", "non_finite_scores", "results_rejected", "results_late",
-            "global_mean_sha256", "clients");
 
     private RunFiles() {}
 
@@ -40,7 +32,7 @@ final class RunFiles {
     private static Map<String, Double> methodMetrics(Path file, int line, JsonNode node) {
         Map<String, Double> metrics = new LinkedHashMap<>();
         node.fieldNames().forEachRemaining(key -> {
-            if (!FRAMEWORK_KEYS.contains(key) && node.get(key).isValueNode()) {
+            if (!RunLayout.FRAMEWORK_METRICS_KEYS.contains(key) && node.get(key).isValueNode()) {
                 Double value = number(file, line, node, key);
                 if (value != null) {
                     metrics.put(key, value);

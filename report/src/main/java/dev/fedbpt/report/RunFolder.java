@@ -1,5 +1,7 @@
 package dev.fedbpt.report;
 
+import dev.fedbpt.config.RunLayout;
+
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
@@ -28,9 +30,9 @@ import java.util.stream.Stream;
  * @param result   null while the run is unfinished (no {@code result.json})
  */
 public record RunFolder(Path directory, SortedMap<String, String> settings, List<MetricsRow> rows, RunResult result) {
-    public static final String CONFIG_FILE = "config.conf";
-    public static final String METRICS_FILE = "metrics.jsonl";
-    public static final String RESULT_FILE = "result.json";
+    public static final String CONFIG_FILE = RunLayout.CONFIG_FILE;
+    public static final String METRICS_FILE = RunLayout.METRICS_FILE;
+    public static final String RESULT_FILE = RunLayout.RESULT_FILE;
 
     public RunFolder {
         settings = Collections.unmodifiableSortedMap(new TreeMap<>(settings));

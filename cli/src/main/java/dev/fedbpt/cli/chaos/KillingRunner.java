@@ -1,5 +1,7 @@
 package dev.fedbpt.cli.chaos;
 
+import dev.fedbpt.config.RunLayout;
+
 import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.cli.Main;
 import dev.fedbpt.config.ExperimentConfig;
@@ -37,7 +39,7 @@ final class KillingRunner {
         long start = System.nanoTime();
         // `fedbpt resume` starts a run folder that holds only its configuration, and continues it after a kill.
         RunFolder.claim(directory, config);
-        Path metrics = directory.resolve("metrics.jsonl");
+        Path metrics = RunLayout.metrics(directory);
         int rounds = config.experiment().rounds();
         Random moments = new Random(momentsSeed);
         int landed = 0;
@@ -53,7 +55,7 @@ final class KillingRunner {
             }
             if (child.isAlive() && !child.waitFor(extraMs, TimeUnit.MILLISECONDS)) {
                 child.destroyForcibly().waitFor(); // SIGKILL on Unix
-                if (!Files.exists(directory.resolve("result.json"))) {
+                if (!Files.exists(RunLayout.result(directory))) {
                     landed++;
                 }
                 continue;

@@ -1,5 +1,7 @@
 package dev.fedbpt.cli.chaos;
 
+import dev.fedbpt.config.RunLayout;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -35,7 +37,7 @@ public record RunRecord(boolean finished, int roundsCompleted, int roundsResampl
             long late = 0;
             long wallMs = 0;
             String hash = null;
-            Path metrics = directory.resolve("metrics.jsonl");
+            Path metrics = RunLayout.metrics(directory);
             if (Files.isRegularFile(metrics)) {
                 for (String line : Files.readAllLines(metrics, StandardCharsets.UTF_8)) {
                     if (line.isBlank()) {
@@ -52,7 +54,7 @@ public record RunRecord(boolean finished, int roundsCompleted, int roundsResampl
                 }
             }
             double meanRoundMs = rounds == 0 ? 0 : (double) wallMs / rounds;
-            Path resultFile = directory.resolve("result.json");
+            Path resultFile = RunLayout.result(directory);
             if (Files.isRegularFile(resultFile)) {
                 JsonNode result = JSON.readTree(Files.readString(resultFile, StandardCharsets.UTF_8));
                 return new RunRecord(true, result.path("rounds_completed").asInt(),

@@ -1,5 +1,7 @@
 package dev.fedbpt.cli.sweep;
 
+import dev.fedbpt.config.RunLayout;
+
 import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.config.ExperimentConfig;
 import java.nio.file.Files;
@@ -17,7 +19,7 @@ public enum CellStatus {
     /** The folder holds another experiment (its config.conf differs): the sweep file or --set changed since. */
     CHANGED;
 
-    static final String RESULT_FILE = "result.json";
+    static final String RESULT_FILE = RunLayout.RESULT_FILE;
     static final String JOURNAL_FILE = "journal.mv.db";
 
     public static CellStatus of(Path folder, ExperimentConfig config) {

@@ -1,5 +1,7 @@
 package dev.fedbpt.cli.sweep;
 
+import dev.fedbpt.config.RunLayout;
+
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fedbpt.actors.RunFolder;
@@ -24,7 +26,7 @@ import java.util.stream.Stream;
 public final class SameRun {
     /** The key of result.json that names the cell whose run a copied cell holds. */
     public static final String RESULT_KEY = "same_run_as";
-    private static final String METRICS_FILE = "metrics.jsonl";
+    private static final String METRICS_FILE = RunLayout.METRICS_FILE;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private SameRun() {}

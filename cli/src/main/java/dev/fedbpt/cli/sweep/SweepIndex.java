@@ -1,5 +1,7 @@
 package dev.fedbpt.cli.sweep;
 
+import dev.fedbpt.config.RunLayout;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fedbpt.actors.RunOutputs;
@@ -18,7 +20,7 @@ import java.util.Map;
  * Rewritten after every cell, so it is current even when a sweep is stopped.
  */
 public final class SweepIndex {
-    public static final String FILE = "sweep.json";
+    public static final String FILE = RunLayout.SWEEP_INDEX_FILE;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private SweepIndex() {}

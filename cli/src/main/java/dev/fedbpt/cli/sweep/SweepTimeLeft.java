@@ -1,5 +1,7 @@
 package dev.fedbpt.cli.sweep;
 
+import dev.fedbpt.config.RunLayout;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fedbpt.actors.RunFolder;
@@ -37,7 +39,7 @@ public final class SweepTimeLeft {
     static final List<String> SAME_WORK_KEYS = List.of("experiment.seed", "data.split", "data.dirichlet-alpha",
             "search.perturbation-rate", "search.step-rule", "search.cmaes-variant", "search.fedavg-paths",
             "search.sigma0", "model.temperature", "model.projection-seed");
-    private static final String METRICS_FILE = "metrics.jsonl";
+    private static final String METRICS_FILE = RunLayout.METRICS_FILE;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private SweepTimeLeft() {}

@@ -1,0 +1,42 @@
+package dev.fedbpt.config;
+
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * The files of a run folder and of a sweep, one place for their names: every module that writes or reads them
+ * (the run's outputs, resume, sweeps, chaos runs, reports) resolves them here.
+ */
+public final class RunLayout {
+    /** The configuration a run folder belongs to (the resolved HOCON, {@code fedbpt { ... }}). */
+    public static final String CONFIG_FILE = "config.conf";
+    /** One JSON object per completed round. */
+    public static final String METRICS_FILE = "metrics.jsonl";
+    /** The finished run's summary, written once at the end. */
+    public static final String RESULT_FILE = "result.json";
+    /** A sweep's index of its cells. */
+    public static final String SWEEP_INDEX_FILE = "sweep.json";
+
+    /**
+     * The keys of a metrics.jsonl line that the framework writes; every other number on the line is a metric of the
+     * run's method (FedBPT's {@code sigma}, Fed-BBPT's {@code api_calls}, ...).
+     */
+    public static final Set<String> FRAMEWORK_METRICS_KEYS = Set.of("round", "attempts", "sampled", "reported",
+            "dropped", "mean_client_loss", "test_accuracy", "bytes_up", "bytes_down", "forward_rows", "wall_ms",
+            "faults_injected", "faults", "non_finite_scores", "results_rejected", "results_late",
+            "global_mean_sha256", "clients");
+
+    private RunLayout() {}
+
+    public static Path config(Path run) {
+        return run.resolve(CONFIG_FILE);
+    }
+
+    public static Path metrics(Path run) {
+        return run.resolve(METRICS_FILE);
+    }
+
+    public static Path result(Path run) {
+        return run.resolve(RESULT_FILE);
+    }
+}
