@@ -175,11 +175,13 @@ public final class RunOutputs implements RunListener {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("experiment", config.experiment().name());
         result.put("method", ConfigLoader.valueName(config.experiment().method()));
-        result.put("profile", ConfigLoader.valueName(config.search().profile()));
-        result.put("step_rule", ConfigLoader.valueName(config.search().stepRule()));
-        result.put("cmaes_variant", ConfigLoader.valueName(config.search().cmaesVariant()));
-        // Every item of the reading that produced this result, as configured (search.profile sets them all).
-        result.put("reading", Profiles.itemsOf(config));
+        if (method.settingsSections().contains("search")) {
+            result.put("profile", ConfigLoader.valueName(config.search().profile()));
+            result.put("step_rule", ConfigLoader.valueName(config.search().stepRule()));
+            result.put("cmaes_variant", ConfigLoader.valueName(config.search().cmaesVariant()));
+            // Every item of the reading that produced this result, as configured (search.profile sets them all).
+            result.put("reading", Profiles.itemsOf(config));
+        }
         result.put("seed", config.experiment().seed());
         result.put("rounds_completed", state.roundsCompleted());
         boolean icl = config.experiment().method() == ExperimentConfig.Method.ICL;

@@ -60,6 +60,7 @@ class MatchesLocalSimulationTest {
         assertSameFinalMean(TestRuns.config(FED_BBPT));
         assertEquals(6.0 * 4 * 2 * 4, TestRuns.result(dir).get("final_api_calls").asDouble(),
                 "rounds x prompts per step x steps per client x clients; the counts round calls nothing");
+        assertTrue(TestRuns.result(dir).get("profile") == null, "FedBPT's reading is not Fed-BBPT's to record");
     }
 
     /** Small Fed-BBPT settings for the synthetic model: 7 rounds (a counts round, then 6), 2 steps per client. */

@@ -47,6 +47,11 @@ public final class FedBbptMethod implements FederatedMethod {
         return name;
     }
 
+    @Override
+    public List<String> settingsSections() {
+        return List.of("fed-bbpt");
+    }
+
     public FedBbptConfig config() {
         return config;
     }

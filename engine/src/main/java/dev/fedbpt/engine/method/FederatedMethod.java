@@ -20,6 +20,14 @@ public interface FederatedMethod {
     /** The registry name (e.g. "fedbpt"), as written in configurations and results. */
     String name();
 
+    /**
+     * The configuration sections (under {@code fedbpt.}) holding this method's own settings, e.g. {@code search};
+     * result.json records a section's reading only for the methods that read it.
+     */
+    default List<String> settingsSections() {
+        return List.of();
+    }
+
     /** Whether the method tunes in rounds; baselines that only evaluate (zero-shot) run none. */
     default boolean runsRounds() {
         return true;
