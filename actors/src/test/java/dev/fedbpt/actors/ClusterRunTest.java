@@ -38,7 +38,20 @@ class ClusterRunTest {
 
     @Test
     void endsOnTheSingleJvmBytesWithoutNodeLoss(@TempDir Path dir) {
-        ExperimentConfig config = TestRuns.config(CLUSTER_RUN);
+        assertClusterEndsOnTheSingleJvmBytes(TestRuns.config(CLUSTER_RUN), dir);
+    }
+
+    /**
+     * Fed-BBPT: token prompts, a counts round, and each client's AdamW moments kept across rounds, travelling with
+     * the round message to whichever member runs the client next.
+     */
+    @Test
+    void fedBbptWithClientMemoryEndsOnTheSingleJvmBytes(@TempDir Path dir) {
+        assertClusterEndsOnTheSingleJvmBytes(TestRuns.config(TestRuns.concat(MatchesLocalSimulationTest.FED_BBPT,
+                CLUSTER_RUN)), dir);
+    }
+
+    private static void assertClusterEndsOnTheSingleJvmBytes(ExperimentConfig config, Path dir) {
         assertTrue(TestRuns.run(config, dir.resolve("single")).succeeded());
 
         int seed = Ports.free();
