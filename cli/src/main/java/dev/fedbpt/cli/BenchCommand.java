@@ -1,6 +1,6 @@
 package dev.fedbpt.cli;
 
-import dev.fedbpt.engine.cmaes.CmaesBenchmark;
+import dev.fedbpt.benchmarks.CmaesBenchmark;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;

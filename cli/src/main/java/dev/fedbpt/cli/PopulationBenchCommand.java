@@ -1,6 +1,6 @@
 package dev.fedbpt.cli;
 
-import dev.fedbpt.actors.cluster.PopulationBench;
+import dev.fedbpt.benchmarks.PopulationBench;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;

@@ -19,7 +19,7 @@ public final class RunLayout {
 
     /**
      * The keys of a metrics.jsonl line that the framework writes; every other number on the line is a metric of the
-     * run's method (FedBPT's {@code sigma}, Fed-BBPT's {@code api_calls}, ...).
+     * run's method (a step size, API calls, ...).
      */
     public static final Set<String> FRAMEWORK_METRICS_KEYS = Set.of("round", "attempts", "sampled", "reported",
             "dropped", "mean_client_loss", "test_accuracy", "bytes_up", "bytes_down", "forward_rows", "wall_ms",

@@ -52,7 +52,7 @@ public final class ClusterNode {
     /** The server's name under its member's guardian. */
     static final String SERVER_NAME = "server";
     /** Where other members reach the server on its member: fault counts, large uploads, wire checks. */
-    static final String SERVER_PATH = "/user/" + SERVER_NAME;
+    public static final String SERVER_PATH = "/user/" + SERVER_NAME;
     /** The least a member waits for the first inference pool to be seen (see {@link PoolLink}). */
     static final java.time.Duration FIRST_POOL_WAIT = java.time.Duration.ofMinutes(1);
 

@@ -24,7 +24,7 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
     /** Spawned under this name on every member: the large-message channel is configured for its path. */
     public static final String NAME = "round-states";
     /** Where other members reach it. */
-    static final String PATH = "/user/" + NAME;
+    public static final String PATH = "/user/" + NAME;
 
     public sealed interface Command {}
 

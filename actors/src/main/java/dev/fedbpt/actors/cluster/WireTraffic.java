@@ -41,7 +41,7 @@ public final class WireTraffic implements Extension {
     }
 
     /** How traffic is named: the message type with its protocol's owner, e.g. {@code RoundStates.Global}. */
-    static String name(Class<?> type) {
+    public static String name(Class<?> type) {
         Class<?> outer = type.getEnclosingClass();
         return outer == null ? type.getSimpleName() : outer.getSimpleName() + "." + type.getSimpleName();
     }

@@ -14,14 +14,14 @@ import org.junit.jupiter.api.Test;
 class CmaesTest {
 
     private static double sphere(double[] x) {
-        return CmaesBenchmark.sphere(x);
+        return Objectives.sphere(x);
     }
 
     private static void generation(Cmaes es, int g) {
         double[][] xs = es.ask(Rng.of(1, Purpose.PROBE, g));
         double[] f = new double[xs.length];
         for (int k = 0; k < xs.length; k++) {
-            f[k] = CmaesBenchmark.ellipsoid(xs[k]);
+            f[k] = Objectives.ellipsoid(xs[k]);
         }
         es.tell(xs, f);
     }
@@ -237,7 +237,7 @@ class CmaesTest {
             double[][] xs = es.ask(rng);
             double[] fs = new double[xs.length];
             for (int k = 0; k < xs.length; k++) {
-                fs[k] = CmaesBenchmark.ellipsoid(xs[k]);
+                fs[k] = Objectives.ellipsoid(xs[k]);
             }
             es.tell(xs, fs);
         }

@@ -1,4 +1,11 @@
-package dev.fedbpt.actors.cluster;
+package dev.fedbpt.benchmarks;
+
+import dev.fedbpt.actors.cluster.ClusterNode;
+import dev.fedbpt.actors.cluster.NodeSettings;
+import dev.fedbpt.actors.cluster.RoundStates;
+import dev.fedbpt.actors.cluster.Population;
+import dev.fedbpt.actors.cluster.Ports;
+import dev.fedbpt.actors.cluster.WireTraffic;
 
 import akka.actor.ActorSystem;
 import akka.serialization.Serialization;

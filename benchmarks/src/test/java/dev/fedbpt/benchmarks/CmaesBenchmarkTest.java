@@ -1,4 +1,4 @@
-package dev.fedbpt.engine.cmaes;
+package dev.fedbpt.benchmarks;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

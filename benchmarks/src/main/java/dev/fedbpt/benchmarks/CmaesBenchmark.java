@@ -1,5 +1,9 @@
-package dev.fedbpt.engine.cmaes;
+package dev.fedbpt.benchmarks;
 
+import dev.fedbpt.engine.cmaes.Cmaes;
+import dev.fedbpt.engine.cmaes.CmaesParameters;
+import dev.fedbpt.engine.cmaes.CmaesState;
+import dev.fedbpt.engine.cmaes.Objectives;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import java.util.ArrayList;
@@ -69,39 +73,11 @@ public final class CmaesBenchmark {
     private static List<Problem> problems() {
         List<Problem> list = new ArrayList<>();
         for (int dim : new int[] {10, 40}) {
-            list.add(new Problem("sphere", dim, CmaesBenchmark::sphere, 1.0, 1.0));
-            list.add(new Problem("ellipsoid", dim, CmaesBenchmark::ellipsoid, 1.0, 1.0));
-            list.add(new Problem("rosenbrock", dim, CmaesBenchmark::rosenbrock, 0.0, 0.5));
+            list.add(new Problem("sphere", dim, Objectives::sphere, 1.0, 1.0));
+            list.add(new Problem("ellipsoid", dim, Objectives::ellipsoid, 1.0, 1.0));
+            list.add(new Problem("rosenbrock", dim, Objectives::rosenbrock, 0.0, 0.5));
         }
         return list;
-    }
-
-    static double sphere(double[] x) {
-        double s = 0;
-        for (double v : x) {
-            s += v * v;
-        }
-        return s;
-    }
-
-    /** Axis-parallel ellipsoid with condition number 1e6: sum 10^(6 (i-1)/(n-1)) x_i^2. */
-    static double ellipsoid(double[] x) {
-        int n = x.length;
-        double s = 0;
-        for (int i = 0; i < n; i++) {
-            s += Math.pow(1e6, n == 1 ? 0 : (double) i / (n - 1)) * x[i] * x[i];
-        }
-        return s;
-    }
-
-    static double rosenbrock(double[] x) {
-        double s = 0;
-        for (int i = 0; i + 1 < x.length; i++) {
-            double a = x[i] * x[i] - x[i + 1];
-            double b = x[i] - 1;
-            s += 100 * a * a + b * b;
-        }
-        return s;
     }
 
     private static int maxEvaluations(int dim) {

@@ -1,4 +1,6 @@
-package dev.fedbpt.actors.cluster;
+package dev.fedbpt.benchmarks;
+
+import dev.fedbpt.actors.cluster.RoundStates;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,9 +1,9 @@
-package dev.fedbpt.actors.cluster;
+package dev.fedbpt.benchmarks;
 
 import dev.fedbpt.actors.ConfiguredModels;
 import dev.fedbpt.actors.ExperimentRunner;
-import dev.fedbpt.actors.cluster.PopulationBench.EngineCosts;
-import dev.fedbpt.actors.cluster.PopulationBench.Settings;
+import dev.fedbpt.benchmarks.PopulationBench.EngineCosts;
+import dev.fedbpt.benchmarks.PopulationBench.Settings;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.cmaes.AskTell;
 import dev.fedbpt.engine.cmaes.CmaesState;
