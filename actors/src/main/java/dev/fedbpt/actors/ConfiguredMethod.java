@@ -17,7 +17,7 @@ public final class ConfiguredMethod {
     private ConfiguredMethod() {}
 
     public static FederatedMethod of(ExperimentConfig config) {
-        String name = ConfigLoader.valueName(config.experiment().method());
+        String name = config.experiment().method();
         try {
             return Methods.create(name, new Settings(ConfigFactory.parseString(config.resolvedHocon())
                     .getConfig(ConfigLoader.ROOT)));

@@ -49,7 +49,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         Dataset fewShot = drawn.train();
         Dataset evaluation = onDev ? drawn.dev() : read(config, data.test(), task, "fedbpt.data.test");
         // A centralised reference: one client holding all the training data.
-        int clients = config.experiment().method().singleClient() ? 1 : config.federation().clients();
+        int clients = config.experiment().traits().singleClient() ? 1 : config.federation().clients();
         if (fewShot.size() < clients) {
             throw new ConfigError("fedbpt.federation.clients", clients + " clients but only " + fewShot.size()
                     + " training examples: every client needs at least one");
@@ -69,7 +69,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
             testExamples = testExamples.subList(0, data.testLimit());
         }
         Function<String, int[]> encodeTest = model::encode;
-        if (config.experiment().method() == ExperimentConfig.Method.ICL) {
+        if (config.experiment().traits().demonstrations()) {
             List<Example> demonstrations = InContextExamples.select(fewShot, data.iclExamples(),
                     Rng.of(seed, Purpose.FEW_SHOT, 1));
             // Encoded once: contexts.get(n - 1) holds the first n demonstrations, the same before every input.

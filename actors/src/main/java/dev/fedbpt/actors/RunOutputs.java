@@ -99,7 +99,7 @@ public final class RunOutputs implements RunListener {
     @Override
     public void onZeroShot(double accuracy) {
         timeLeft.start(0);
-        progress.accept(config.experiment().method() == ExperimentConfig.Method.ICL
+        progress.accept(config.experiment().traits().demonstrations()
                 ? String.format(Locale.ROOT, "in-context accuracy %.4f (demonstrations, no prompt)", accuracy)
                 : String.format(Locale.ROOT, "zero-shot accuracy %.4f (no prompt)", accuracy));
     }
@@ -115,7 +115,7 @@ public final class RunOutputs implements RunListener {
         }
         evaluationLineAt = progress.elapsed();
         String which = progress.round() > 0 ? "evaluation after round " + progress.round()
-                : config.experiment().method() == ExperimentConfig.Method.ICL ? "in-context evaluation"
+                : config.experiment().traits().demonstrations() ? "in-context evaluation"
                 : "zero-shot evaluation";
         long leftMs = progress.elapsed().toMillis() * (progress.totalRows() - progress.scoredRows())
                 / progress.scoredRows();
@@ -174,7 +174,7 @@ public final class RunOutputs implements RunListener {
     public Map<String, Object> result(ServerState state) {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("experiment", config.experiment().name());
-        result.put("method", ConfigLoader.valueName(config.experiment().method()));
+        result.put("method", config.experiment().method());
         if (method.settingsSections().contains("search")) {
             result.put("profile", ConfigLoader.valueName(config.search().profile()));
             result.put("step_rule", ConfigLoader.valueName(config.search().stepRule()));
@@ -184,7 +184,7 @@ public final class RunOutputs implements RunListener {
         }
         result.put("seed", config.experiment().seed());
         result.put("rounds_completed", state.roundsCompleted());
-        boolean icl = config.experiment().method() == ExperimentConfig.Method.ICL;
+        boolean icl = config.experiment().traits().demonstrations();
         // An ICL run's round-0 evaluation scores the inputs with their demonstrations: not the zero-shot baseline.
         result.put("zero_shot_accuracy", icl ? null : state.zeroShotAccuracy());
         List<RoundSummary> rounds = state.rounds();

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What {@link ExperimentConfig.Method#unreadKeys} promises, checked by running: a method that does not read the
+ * What {@link dev.fedbpt.engine.method.MethodTraits#unreadKeys} promises, checked by running: a method that does not read the
  * client split computes the same run under every split, so a sweep may compute it once ({@code runIdentity}).
  */
 class UnreadKeysTest {
@@ -29,7 +29,7 @@ class UnreadKeysTest {
                 "experiment.name=a");
         ExperimentConfig dirichlet = TestRuns.config("experiment.method=" + method, "data.split=dirichlet",
                 "data.dirichlet-alpha=0.3", "experiment.name=b");
-        assertEquals(List.of("data.split", "data.dirichlet-alpha"), iid.experiment().method().unreadKeys());
+        assertEquals(List.of("data.split", "data.dirichlet-alpha"), iid.experiment().traits().unreadKeys());
         assertEquals(iid.runIdentity(), dirichlet.runIdentity());
         assertNotEquals(iid.canonicalHash(), dirichlet.canonicalHash());
 
@@ -41,7 +41,7 @@ class UnreadKeysTest {
         ExperimentConfig iid = TestRuns.config("experiment.method=fedbpt", "data.split=iid");
         ExperimentConfig dirichlet = TestRuns.config("experiment.method=fedbpt", "data.split=dirichlet",
                 "data.dirichlet-alpha=0.3");
-        assertTrue(iid.experiment().method().unreadKeys().isEmpty());
+        assertTrue(iid.experiment().traits().unreadKeys().isEmpty());
         assertNotEquals(iid.runIdentity(), dirichlet.runIdentity());
         assertNotEquals(run(iid, "iid"), run(dirichlet, "dirichlet"));
     }

@@ -10,7 +10,6 @@ import dev.fedbpt.cli.sweep.SweepPlan;
 import dev.fedbpt.cli.sweep.SweepPlan.Cell;
 import dev.fedbpt.cli.sweep.SweepTimeLeft;
 import dev.fedbpt.config.ConfigError;
-import dev.fedbpt.config.ConfigLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -129,8 +128,8 @@ final class SweepCommand implements Callable<Integer> {
                 try {
                     SameRun.copy(twin.get(), cell);
                     System.out.println(head + ": same run as " + twin.get().name() + " ("
-                            + ConfigLoader.valueName(cell.config().experiment().method()) + " does not read "
-                            + String.join(", ", cell.config().experiment().method().unreadKeys()) + "), result copied");
+                            + cell.config().experiment().method() + " does not read "
+                            + String.join(", ", cell.config().experiment().traits().unreadKeys()) + "), result copied");
                     copied++;
                 } catch (RuntimeException e) {
                     failures.put(cell.name(), "cannot copy the run of " + twin.get().name() + ": " + e.getMessage());

@@ -1,5 +1,7 @@
 package dev.fedbpt.config;
 
+import dev.fedbpt.engine.method.Methods;
+
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
@@ -139,7 +141,7 @@ public final class ConfigLoader {
         var experiment = new ExperimentConfig.Experiment(
                 r.string("experiment.name"),
                 r.longValue("experiment.seed"),
-                r.enumValue("experiment.method", ExperimentConfig.Method.class),
+                r.oneOf("experiment.method", Methods.names().toArray(String[]::new)),
                 r.intIn("experiment.rounds", 1, 1_000_000),
                 r.intIn("experiment.eval-every", 1, 1_000_000));
         var data = new ExperimentConfig.Data(
@@ -212,7 +214,7 @@ public final class ConfigLoader {
         return new ExperimentConfig(experiment, data, federation, search, model, pool, persistence, faults, hocon);
     }
 
-    /** An option as configuration files spell it: {@code CENTRALISED_BBT} is {@code centralised-bbt}. */
+    /** An option as configuration files spell it: {@code LIGHT_COPY} is {@code light-copy}. */
     public static String valueName(Enum<?> option) {
         return option.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

@@ -1,6 +1,8 @@
 package dev.fedbpt.config;
 
 import com.typesafe.config.Config;
+import dev.fedbpt.engine.method.MethodTraits;
+import dev.fedbpt.engine.method.Methods;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigRenderOptions;
 import java.nio.charset.StandardCharsets;
@@ -93,11 +95,11 @@ public record ExperimentConfig(
 
     /**
      * SHA-256 of what decides the run's numbers: the experiment ({@link #experimentHocon}) without its name and the
-     * keys its method does not read ({@link Method#unreadKeys}). Two experiments with the same identity compute the
+     * keys its method does not read ({@link MethodTraits#unreadKeys}). Two experiments with the same identity compute the
      * same run, bit for bit, so a sweep computes it once.
      */
     public String runIdentity() {
-        return identityWithout(experiment.method().unreadKeys());
+        return identityWithout(experiment.traits().unreadKeys());
     }
 
     /**
@@ -129,29 +131,6 @@ public record ExperimentConfig(
             return HexFormat.of().formatHex(digest);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
-    }
-
-    public enum Method {
-        FEDBPT, FEDAVG_BBT, ZERO_SHOT, ICL, CENTRALISED_BBT, FED_BBPT, BDPL;
-
-        /** Whether the method tunes a prompt over rounds (the others only evaluate). */
-        public boolean tunes() {
-            return this != ZERO_SHOT && this != ICL;
-        }
-
-        /** The centralised references: one client holds all the training data. */
-        public boolean singleClient() {
-            return this == CENTRALISED_BBT || this == BDPL;
-        }
-
-        /**
-         * Keys (under {@code fedbpt.}) whose value cannot change this method's run: the client split, for the
-         * methods that never split the training data. {@code UnreadKeysTest} runs both splits and compares.
-         */
-        public List<String> unreadKeys() {
-            return singleClient() || this == ZERO_SHOT || this == ICL
-                    ? List.of("data.split", "data.dirichlet-alpha") : List.of();
         }
     }
 
@@ -204,7 +183,13 @@ public record ExperimentConfig(
 
     public enum Backend { ONNX, SYNTHETIC }
 
-    public record Experiment(String name, long seed, Method method, int rounds, int evalEvery) {
+    /** @param method a name in the method registry ({@link Methods}), e.g. "fedbpt" */
+    public record Experiment(String name, long seed, String method, int rounds, int evalEvery) {
+        /** What the framework must know of the method before building it. */
+        public MethodTraits traits() {
+            return Methods.traits(method);
+        }
+
         /** Whether the test set is scored after {@code round}. */
         public boolean evaluatesAfter(int round) {
             return evaluatesAfter(round, evalEvery, rounds);

@@ -1,7 +1,6 @@
 package dev.fedbpt.report;
 
-import dev.fedbpt.config.ConfigLoader;
-import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.method.Methods;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -244,15 +243,15 @@ public final class Plots {
 
     /**
      * A label's colour and marker, the same in every plot of a report and in every report: a method alone keeps its
-     * method's (in the order of {@link ExperimentConfig.Method}: FedBPT blue, FedAvg-BBT orange, zero-shot green,
-     * in-context red, centralised BBT purple), so the plots of a grid that is still filling in do not change colour as
+     * method's (in the registry's order, {@link Methods#names}: the first blue, the second orange, then green, red,
+     * purple, ...), so the plots of a grid that is still filling in do not change colour as
      * cells finish. Labels with parameters (e.g. {@code fedbpt r_p=0.2}) take the colours after the methods', in the
      * order of their labels.
      */
     static Map<String, Integer> colourIndices(List<Series> seriesList) {
         Map<String, Integer> indices = new HashMap<>();
-        for (ExperimentConfig.Method method : ExperimentConfig.Method.values()) {
-            indices.put(ConfigLoader.valueName(method), indices.size());
+        for (String method : Methods.names()) {
+            indices.put(method, indices.size());
         }
         int next = indices.size();
         for (String label : seriesList.stream().map(Series::label).sorted().distinct().toList()) {

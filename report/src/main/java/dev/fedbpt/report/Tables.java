@@ -1,9 +1,7 @@
 package dev.fedbpt.report;
 
-import dev.fedbpt.config.ConfigLoader;
-import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.method.Methods;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -37,9 +35,8 @@ public final class Tables {
 
     /** A parameter's cell: n/a for a search setting of a method that does not search (zero-shot, in-context). */
     private static String parameterCell(Series series, String key) {
-        boolean searches = Arrays.stream(ExperimentConfig.Method.values())
-                .filter(method -> ConfigLoader.valueName(method).equals(series.method()))
-                .allMatch(ExperimentConfig.Method::tunes);
+        // A method this fedbpt no longer knows counts as tuning (its settings are shown as they were).
+        boolean searches = !Methods.isKnown(series.method()) || Methods.traits(series.method()).runsRounds();
         return searches || !key.startsWith("search.") ? series.parameters().get(key) : "n/a";
     }
 

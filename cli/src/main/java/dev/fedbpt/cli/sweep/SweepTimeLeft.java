@@ -100,7 +100,7 @@ public final class SweepTimeLeft {
             }
             toRun++;
             List<Long> times = roundMillis.getOrDefault(workIdentity(cell), List.of());
-            if (!cell.config().experiment().method().tunes() || times.isEmpty()) {
+            if (!cell.config().experiment().traits().runsRounds() || times.isEmpty()) {
                 untimed++;
                 continue;
             }
@@ -158,7 +158,7 @@ public final class SweepTimeLeft {
 
     private static String workIdentity(Cell cell) {
         List<String> keys = new ArrayList<>(SAME_WORK_KEYS);
-        if (cell.config().experiment().method().tunes()) {
+        if (cell.config().experiment().traits().runsRounds()) {
             keys.add("experiment.method");
         }
         boolean perturbs = cell.config().search().perturbationRate() > 0;

@@ -83,7 +83,7 @@ class SweepPlanTest {
         assertEquals(0.2, ablation.search().perturbationRate());
         assertEquals(ExperimentConfig.Split.DIRICHLET, ablation.data().split());
         ExperimentConfig big = plan.cells().get(6).config();
-        assertEquals(ExperimentConfig.Method.FEDAVG_BBT, big.experiment().method());
+        assertEquals("fedavg-bbt", big.experiment().method());
         assertEquals(1, big.experiment().seed());
         assertEquals(8, big.data().shotsPerClass());
         assertEquals(ExperimentConfig.Split.IID, big.data().split());

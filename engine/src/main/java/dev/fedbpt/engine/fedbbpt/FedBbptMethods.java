@@ -1,6 +1,7 @@
 package dev.fedbpt.engine.fedbbpt;
 
 import dev.fedbpt.engine.method.MethodSettings;
+import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.Methods;
 import java.util.List;
 
@@ -21,8 +22,8 @@ public final class FedBbptMethods {
 
     public static List<Methods.Entry> entries() {
         return List.of(
-                new Methods.Entry("fed-bbpt", s -> new FedBbptMethod("fed-bbpt", config(s))),
-                new Methods.Entry("bdpl", s -> new FedBbptMethod("bdpl",
+                new Methods.Entry("fed-bbpt", MethodTraits.FEDERATED, s -> new FedBbptMethod("fed-bbpt", config(s))),
+                new Methods.Entry("bdpl", new MethodTraits(true, true, false), s -> new FedBbptMethod("bdpl",
                         config(s).withAdamState(FedBbptConfig.AdamState.PERSIST))));
     }
 

@@ -1,6 +1,7 @@
 package dev.fedbpt.engine.fedbpt;
 
 import dev.fedbpt.engine.method.MethodSettings;
+import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.Methods;
 import java.util.List;
 
@@ -12,18 +13,22 @@ public final class FedBptMethods {
     private FedBptMethods() {}
 
     public static List<Methods.Entry> entries() {
+        MethodTraits evaluatesOnly = new MethodTraits(false, false, false);
         return List.of(
-                new Methods.Entry("fedbpt", s -> method("fedbpt", fedBptStrategy(s), s, true)),
-                new Methods.Entry("fedavg-bbt", s -> method("fedavg-bbt", fedAvgStrategy(s), s, true)),
+                new Methods.Entry("fedbpt", MethodTraits.FEDERATED,
+                        s -> method("fedbpt", fedBptStrategy(s), s, true)),
+                new Methods.Entry("fedavg-bbt", MethodTraits.FEDERATED,
+                        s -> method("fedavg-bbt", fedAvgStrategy(s), s, true)),
+                // Baselines that only evaluate: they run no rounds, so their strategy is never used. zero-shot scores
+                // the task's template and label descriptions alone; icl puts demonstrations before each test input.
+                new Methods.Entry("zero-shot", evaluatesOnly, s -> method("zero-shot",
+                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), s, false)),
+                new Methods.Entry("icl", new MethodTraits(false, false, true), s -> method("icl",
+                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), s, false)),
                 // Centralised BBT: FedAvg-BBT over a single client hands the client's whole CMA-ES state on, paths
                 // included, so the rounds chain into one local search.
-                new Methods.Entry("centralised-bbt", s -> method("centralised-bbt",
-                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), s, true)),
-                // Baselines that only evaluate: they run no rounds, so their strategy is never used.
-                new Methods.Entry("zero-shot", s -> method("zero-shot",
-                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), s, false)),
-                new Methods.Entry("icl", s -> method("icl",
-                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), s, false)));
+                new Methods.Entry("centralised-bbt", new MethodTraits(true, true, false), s -> method("centralised-bbt",
+                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), s, true)));
     }
 
     private static FedBptMethod method(String name, ServerStrategy strategy, MethodSettings s, boolean rounds) {

@@ -17,8 +17,8 @@ import java.util.function.Function;
  */
 public final class Methods {
 
-    /** A registered method: its name and how it is built from the configuration. */
-    public record Entry(String name, Function<MethodSettings, FederatedMethod> factory) {}
+    /** A registered method: its name, what the framework must know of it, and how it is built from settings. */
+    public record Entry(String name, MethodTraits traits, Function<MethodSettings, FederatedMethod> factory) {}
 
     private static final Map<String, Entry> METHODS = new LinkedHashMap<>();
     private static final Map<String, PayloadCodec> CODECS = new LinkedHashMap<>();
@@ -38,18 +38,31 @@ public final class Methods {
         }
     }
 
-    /** Registered method names, in registration order. */
+    /** Registered method names, in registration order (reports colour methods in this order). */
     public static List<String> names() {
         return new ArrayList<>(METHODS.keySet());
     }
 
     /** @throws IllegalArgumentException naming the known methods when {@code name} is not one of them */
     public static FederatedMethod create(String name, MethodSettings settings) {
+        return entry(name).factory().apply(settings);
+    }
+
+    /** @throws IllegalArgumentException naming the known methods when {@code name} is not one of them */
+    public static MethodTraits traits(String name) {
+        return entry(name).traits();
+    }
+
+    public static boolean isKnown(String name) {
+        return METHODS.containsKey(name);
+    }
+
+    private static Entry entry(String name) {
         Entry entry = METHODS.get(name);
         if (entry == null) {
             throw new IllegalArgumentException("unknown method '" + name + "'; known: " + String.join(", ", names()));
         }
-        return entry.factory().apply(settings);
+        return entry;
     }
 
     /** @throws IllegalArgumentException when no codec of that name is registered */
