@@ -1,5 +1,7 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.engine.method.RoundNumbers;
+
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.method.ClientMemory;
@@ -108,7 +110,7 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
                     setup.clientId(), train.round(), train.attempt());
             return this;
         }
-        ClientTask task = new ClientTask(setup.clientId(), train.round() - 1, setup.data(), setup.vocabulary(),
+        ClientTask task = new ClientTask(setup.clientId(), RoundNumbers.index(train.round()), setup.data(), setup.vocabulary(),
                 setup.experimentSeed(), train.memory());
         job = new Job(train, setup.method().client(train.downlink(), task), fault);
         advance();

@@ -1,5 +1,7 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.engine.method.RoundNumbers;
+
 import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.engine.method.Upload;
 import dev.fedbpt.persistence.OpenRound;
@@ -24,7 +26,7 @@ final class ResultScreen {
      * method screens what only it can judge (shapes, non-finite numbers in its upload).
      */
     static Verdict screen(ServerState state, Upload result, int attempt, FederatedMethod method) {
-        int round = result.round() + 1;
+        int round = RoundNumbers.number(result.round());
         OpenRound open = state.open();
         if (round <= state.roundsCompleted() || (open != null && round == open.round() && attempt < open.attempt())) {
             return new Verdict(Kind.LATE, "round " + round + " attempt " + attempt + " already closed");

@@ -1,5 +1,7 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.engine.method.RoundNumbers;
+
 import dev.fedbpt.engine.method.ClientMemory;
 import dev.fedbpt.engine.method.ClientSampler;
 import dev.fedbpt.engine.method.Downlink;
@@ -264,9 +266,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     }
 
     private Effect<ServerEvent, ServerState> openRound(int round, int attempt) {
-        // The engine counts rounds and attempts from 0 (LocalSimulation is the reference); users count from 1.
-        int[] sampled = ClientSampler.sample(settings.seed(), round - 1, attempt - 1, settings.population(),
-                settings.sampleFraction());
+        int[] sampled = ClientSampler.sample(settings.seed(), RoundNumbers.index(round), RoundNumbers.index(attempt),
+                settings.population(), settings.sampleFraction());
         return Effect().persist(new ServerEvent.RoundOpened(round, attempt, sampled))
                 .thenRun(state -> dispatch(state.open(), state));
     }
@@ -277,7 +278,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         nodeOfClient.clear();
         lostNodes.clear();
         MethodState global = state.global();
-        downlink = method.configure(global, open.round() - 1);
+        downlink = method.configure(global, RoundNumbers.index(open.round()));
         // What the aggregation can compute ahead (FedBPT: an O(d^3) decomposition) runs while the clients work,
         // off this actor's thread.
         CompletableFuture.runAsync(() -> method.prepare(global),

@@ -1,5 +1,7 @@
 package dev.fedbpt.actors.cluster;
 
+import dev.fedbpt.engine.method.RoundNumbers;
+
 import dev.fedbpt.engine.method.ClientMemory;
 
 import akka.actor.typed.ActorRef;
@@ -145,7 +147,7 @@ public final class ClientEntity extends AbstractBehavior<ClientEntity.Command> {
 
     private static boolean answers(ServerActor.Command answer, TrainRound train) {
         if (answer instanceof ServerActor.ClientReport report) {
-            return report.upload().round() + 1 == train.round() && report.attempt() == train.attempt();
+            return RoundNumbers.number(report.upload().round()) == train.round() && report.attempt() == train.attempt();
         }
         return answer instanceof ServerActor.ClientFailed failed && failed.round() == train.round()
                 && failed.attempt() == train.attempt();
