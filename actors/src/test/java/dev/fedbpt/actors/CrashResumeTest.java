@@ -2,6 +2,7 @@ package dev.fedbpt.actors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -92,7 +93,10 @@ class CrashResumeTest {
         while (kills < 3 && !Files.exists(killed.resolve("result.json"))) {
             Process child = start(killed, overrides);
             long delayMs = 1500 + moments.nextInt(2500);
-            if (!child.waitFor(delayMs, TimeUnit.MILLISECONDS)) {
+            if (child.waitFor(delayMs, TimeUnit.MILLISECONDS) && child.exitValue() != 0) {
+                fail("a run stopped by itself with exit " + child.exitValue() + "; its output ends:\n" + tail(killed));
+            }
+            if (child.isAlive()) {
                 child.destroyForcibly().waitFor(); // SIGKILL on Unix
                 kills++;
                 if (!Files.exists(killed.resolve("result.json"))) {

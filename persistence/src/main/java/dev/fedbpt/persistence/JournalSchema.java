@@ -11,6 +11,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.h2.mvstore.MVStore;
 
 /**
  * Opens a run folder's journal for a configuration: an existing journal is first checked read-only (so a damaged
@@ -57,6 +58,9 @@ public final class JournalSchema {
     }
 
     private static void checkExisting(Path runDirectory, String configHash) {
+        if (neverInitialised(JournalSettings.databaseFile(runDirectory))) {
+            return; // a run killed in its first moments left the file H2 had just created; it holds nothing
+        }
         String stored;
         int format;
         try (Connection connection = DriverManager.getConnection(
@@ -91,6 +95,19 @@ public final class JournalSchema {
             try (ResultSet rows = statement.executeQuery("SELECT \"config_hash\" FROM \"fedbpt_run\"")) {
                 return rows.next() ? rows.getString(1) : null;
             }
+        }
+    }
+
+    /**
+     * Whether the file is a store H2 created without ever writing a database into it (no maps at all). Reading such
+     * a file through JDBC read-only fails (H2 would have to write its first user), which would refuse the folder as
+     * damaged on every later start.
+     */
+    private static boolean neverInitialised(Path file) {
+        try (MVStore store = new MVStore.Builder().fileName(file.toString()).readOnly().open()) {
+            return store.getMapNames().isEmpty();
+        } catch (RuntimeException e) {
+            return false; // unreadable as a store: the JDBC check says what is wrong with it
         }
     }
 
