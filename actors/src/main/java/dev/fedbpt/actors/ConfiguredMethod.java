@@ -11,6 +11,7 @@ import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.Methods;
 import dev.fedbpt.engine.method.SettingException;
 import java.util.Locale;
+import java.util.function.Function;
 
 /** The method an experiment names ({@code experiment.method}), built from the registry with its settings. */
 public final class ConfiguredMethod {
@@ -32,29 +33,17 @@ public final class ConfiguredMethod {
     private record Settings(Config root) implements MethodSettings {
         @Override
         public int integer(String key) {
-            try {
-                return root.getInt(key);
-            } catch (ConfigException e) {
-                throw error(key, e);
-            }
+            return read(key, root::getInt);
         }
 
         @Override
         public double number(String key) {
-            try {
-                return root.getDouble(key);
-            } catch (ConfigException e) {
-                throw error(key, e);
-            }
+            return read(key, root::getDouble);
         }
 
         @Override
         public String text(String key) {
-            try {
-                return root.getString(key);
-            } catch (ConfigException e) {
-                throw error(key, e);
-            }
+            return read(key, root::getString);
         }
 
         @Override
@@ -68,8 +57,12 @@ public final class ConfiguredMethod {
             }
         }
 
-        private static ConfigError error(String key, ConfigException e) {
-            return new ConfigError(ConfigLoader.ROOT + "." + key, e.getMessage());
+        private static <T> T read(String key, Function<String, T> getter) {
+            try {
+                return getter.apply(key);
+            } catch (ConfigException e) {
+                throw new ConfigError(ConfigLoader.ROOT + "." + key, e.getMessage());
+            }
         }
     }
 }

@@ -1,7 +1,5 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.engine.method.FederatedMethod;
-
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Behavior;
@@ -11,6 +9,7 @@ import com.typesafe.config.Config;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.data.Vocabulary;
+import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.inference.ScoringModel;
 import dev.fedbpt.persistence.JournalSchema;
 import dev.fedbpt.persistence.JournalSettings;
@@ -59,7 +58,7 @@ public final class ExperimentRunner {
             ScoringModel first = sessions.get(0);
             ExperimentData data = ExperimentData.prepare(config, first);
             progress.accept(describe(data, config));
-            RunOutputs outputs = new RunOutputs(runDirectory, config, experimentHash, progress);
+            RunOutputs outputs = new RunOutputs(runDirectory, config, method, experimentHash, progress);
             List<RowScorer> scorers = sessions.stream().<RowScorer>map(model -> model::score).toList();
             Behavior<Void> guardian = guardian(config, method, experimentHash, data,
                     new Vocabulary(first.vocabularySize(), first.specialTokenIds()), scorers, faults, outputs);
@@ -111,7 +110,7 @@ public final class ExperimentRunner {
                         vocabulary, method, config.experiment().seed(), pool, faults)), "client-" + id));
             }
             ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
-                    serverSettings(config, method, experimentHash, clients.size()),
+                    serverSettings(config, experimentHash, clients.size()),
                     method, ClientDirectory.local(clients), pool, data.testSet(), faults, outputs), "server");
             context.watch(server);
             return Behaviors.receive(Void.class)
@@ -126,9 +125,8 @@ public final class ExperimentRunner {
     }
 
     /** Baselines that only evaluate (zero-shot, in-context learning) run no rounds. */
-    public static ServerActor.Settings serverSettings(ExperimentConfig config, FederatedMethod method,
-                                                      String experimentHash, int population) {
-        int rounds = method.runsRounds() ? config.experiment().rounds() : 0;
+    public static ServerActor.Settings serverSettings(ExperimentConfig config, String experimentHash, int population) {
+        int rounds = config.experiment().traits().runsRounds() ? config.experiment().rounds() : 0;
         return new ServerActor.Settings(experimentHash, config.experiment().seed(), rounds,
                 config.experiment().evalEvery(), population, config.federation().sampleFraction(),
                 config.federation().quorum(), config.federation().roundDeadline(), config.federation().maxAttempts(),

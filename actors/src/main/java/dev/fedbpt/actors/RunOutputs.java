@@ -1,12 +1,11 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.config.RunLayout;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fedbpt.config.ConfigLoader;
-import dev.fedbpt.config.Profiles;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.config.Profiles;
+import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.persistence.RoundIncidents;
 import dev.fedbpt.persistence.RoundSummary;
@@ -38,7 +37,6 @@ public final class RunOutputs implements RunListener {
 
     private final Path directory;
     private final ExperimentConfig config;
-    /** Reads the final state's metrics and prompt fingerprint; never runs a round. */
     private final FederatedMethod method;
     private final String experimentHash;
     private final Consumer<String> progress;
@@ -49,11 +47,16 @@ public final class RunOutputs implements RunListener {
     private volatile String failure;
     private volatile boolean refused;
 
-    /** @param experimentHash the SHA-256 of the run folder's config.conf, which its journal records */
-    public RunOutputs(Path directory, ExperimentConfig config, String experimentHash, Consumer<String> progress) {
+    /**
+     * @param method         the run's method (the instance its server runs), read for the final state's metrics and
+     *                       prompt fingerprint
+     * @param experimentHash the SHA-256 of the run folder's config.conf, which its journal records
+     */
+    public RunOutputs(Path directory, ExperimentConfig config, FederatedMethod method, String experimentHash,
+                      Consumer<String> progress) {
         this.directory = directory;
         this.config = config;
-        this.method = ConfiguredMethod.of(config);
+        this.method = method;
         this.experimentHash = experimentHash;
         this.progress = progress;
         this.timeLeft = new TimeLeft(config.experiment().rounds(), config.experiment()::evaluatesAfter);

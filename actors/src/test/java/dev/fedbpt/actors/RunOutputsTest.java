@@ -2,10 +2,18 @@ package dev.fedbpt.actors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fedbpt.config.RunLayout;
+import dev.fedbpt.persistence.RoundIncidents;
+import dev.fedbpt.persistence.RoundSummary;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,7 +24,8 @@ class RunOutputsTest {
     @Test
     void aLongEvaluationPrintsItsProgressEveryHalfMinuteAndAShortOneNothing() {
         List<String> lines = new ArrayList<>();
-        RunOutputs outputs = new RunOutputs(dir, TestRuns.config(), "hash", lines::add);
+        RunOutputs outputs = new RunOutputs(dir, TestRuns.config(), ConfiguredMethod.of(TestRuns.config()), "hash",
+                lines::add);
         outputs.onEvaluationProgress(progress(0, 760, 10));
         outputs.onEvaluationProgress(progress(0, 2280, 31));
         outputs.onEvaluationProgress(progress(0, 3040, 45));
@@ -26,6 +35,20 @@ class RunOutputsTest {
         assertEquals(List.of("zero-shot evaluation: 2280 of 7600 test rows scored, about 72 s left",
                 "zero-shot evaluation: 4560 of 7600 test rows scored, about 41 s left",
                 "evaluation after round 5: 6840 of 7600 test rows scored, about 5 s left"), lines);
+    }
+
+    /** The reader of metrics.jsonl (report) tells the framework's keys from the method's metrics by this list. */
+    @Test
+    void aMetricsLineHoldsTheFrameworksKeysAndTheMethodsMetricsAndNothingElse() throws Exception {
+        Map<String, Double> metrics = new LinkedHashMap<>();
+        metrics.put("sigma", 0.9);
+        RoundSummary summary = new RoundSummary(3, 1, 4, 4, 0, 0.5, metrics, 0.7, 10, 20, 30, 40, RoundIncidents.NONE,
+                "ab12", List.of(new RoundSummary.ClientUpload(1, 0.4, 8)));
+        Set<String> keys = new LinkedHashSet<>();
+        new ObjectMapper().readTree(RunOutputs.metricsLine(summary)).fieldNames().forEachRemaining(keys::add);
+        Set<String> expected = new LinkedHashSet<>(RunLayout.FRAMEWORK_METRICS_KEYS);
+        expected.add("sigma");
+        assertEquals(expected, keys);
     }
 
     private static Evaluator.Progress progress(int round, int scored, int seconds) {

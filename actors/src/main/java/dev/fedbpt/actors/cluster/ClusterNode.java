@@ -17,6 +17,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.fedbpt.actors.AkkaDefaults;
 import dev.fedbpt.actors.ClientActor;
+import dev.fedbpt.actors.ConfiguredMethod;
 import dev.fedbpt.actors.ExperimentData;
 import dev.fedbpt.actors.ExperimentRunner;
 import dev.fedbpt.actors.FaultInjector;
@@ -28,9 +29,8 @@ import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.actors.RunOutputs;
 import dev.fedbpt.actors.ServerActor;
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.actors.ConfiguredMethod;
-import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.engine.data.Vocabulary;
+import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.inference.ModelTokenizer;
 import dev.fedbpt.inference.ScoringModel;
 import dev.fedbpt.persistence.JournalSchema;
@@ -100,6 +100,9 @@ public final class ClusterNode {
     public static ClusterNode start(NodeSettings node, ExperimentConfig config, Path runDirectory,
                                     ModelFactory models, FaultInjector faults, Consumer<String> progress,
                                     Config akkaOverrides, Function<ModelTokenizer, Population> population) {
+        // One per member, built before the run folder is claimed (a bad method setting is refused first): its server,
+        // its clients and its outputs share it, as they do in one JVM.
+        FederatedMethod method = ConfiguredMethod.of(config);
         String experimentHash = null;
         if (node.has(NodeSettings.Role.SERVER)) {
             experimentHash = RunFolder.claim(runDirectory, config);
@@ -123,13 +126,13 @@ public final class ClusterNode {
                     data.size(), data.testSet().labels().length, config.experiment().method(), node.host(),
                     node.port(), node.roles().stream().map(NodeSettings.Role::id).sorted().toList()));
             RunOutputs outputs = node.has(NodeSettings.Role.SERVER)
-                    ? new RunOutputs(runDirectory, config, experimentHash, progress) : null;
+                    ? new RunOutputs(runDirectory, config, method, experimentHash, progress) : null;
             List<RowScorer> scorers = sessions.stream().<RowScorer>map(model -> model::score).toList();
             // The server drains its own member's injector; faults of the others reach it only if sent there, and
             // without faults configured nothing is added.
             FaultInjector memberFaults = node.has(NodeSettings.Role.SERVER) || faults == FaultInjector.NONE ? faults
                     : new FaultRelay(faults);
-            Members members = new Members(node, config, experimentHash, data,
+            Members members = new Members(node, config, method, experimentHash, data,
                     new Vocabulary(tokens.vocabularySize(), tokens.specialTokenIds()), scorers, memberFaults, outputs);
             Config akka = akkaOverrides.withFallback(node.akkaConfig());
             if (node.has(NodeSettings.Role.SERVER)) {
@@ -167,7 +170,8 @@ public final class ClusterNode {
     }
 
     /** The actors of one member; built in the guardian's setup. */
-    private record Members(NodeSettings node, ExperimentConfig config, String experimentHash, Population data,
+    private record Members(NodeSettings node, ExperimentConfig config, FederatedMethod method, String experimentHash,
+                           Population data,
                            Vocabulary vocabulary, List<RowScorer> scorers, FaultInjector faults,
                            RunOutputs outputs) {
 
@@ -208,7 +212,6 @@ public final class ClusterNode {
                 Behavior<ClientEntity.Command>> clients(ActorContext<Event> context,
                                                         ActorRef<RoundStates.Command> states,
                                                         ActorRef<PoolLink.Command> link) {
-            FederatedMethod method = ConfiguredMethod.of(config); // one per member: its clients share its caches
             String self = Cluster.get(context.getSystem()).selfMember().address().toString();
             return entity -> {
                 int id = Integer.parseInt(entity.getEntityId());
@@ -226,9 +229,8 @@ public final class ClusterNode {
                         if (!node.has(NodeSettings.Role.SERVER)) {
                             return following();
                         }
-                        FederatedMethod method = ConfiguredMethod.of(config);
                         ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
-                                ExperimentRunner.serverSettings(config, method, experimentHash, data.size()),
+                                ExperimentRunner.serverSettings(config, experimentHash, data.size()),
                                 method, new ShardedClients(sharding, states),
                                 link.narrow(), data.testSet(), faults, outputs), SERVER_NAME);
                         context.watch(server);

@@ -53,11 +53,6 @@ public final class FedBptMethod implements FederatedMethod {
         return name;
     }
 
-    @Override
-    public boolean runsRounds() {
-        return runsRounds;
-    }
-
     /**
      * FedBPT's settings, and its two readings (search.profile), live under {@code search}; the baselines that run no
      * rounds read none of them.

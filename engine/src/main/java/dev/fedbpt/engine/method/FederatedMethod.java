@@ -28,11 +28,6 @@ public interface FederatedMethod {
         return List.of();
     }
 
-    /** Whether the method tunes in rounds; baselines that only evaluate (zero-shot) run none. */
-    default boolean runsRounds() {
-        return true;
-    }
-
     /** The global state before the first round. */
     MethodState initialize();
 
