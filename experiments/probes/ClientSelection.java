@@ -8,8 +8,8 @@
  */
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
-import dev.fedbpt.actors.ExperimentData;
 import dev.fedbpt.actors.ConfiguredModels;
+import dev.fedbpt.actors.ExperimentData;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.data.LocalData;

@@ -1,15 +1,5 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.engine.method.RoundNumbers;
-
-import dev.fedbpt.engine.data.LocalData;
-import dev.fedbpt.engine.data.Vocabulary;
-import dev.fedbpt.engine.method.ClientMemory;
-import dev.fedbpt.engine.method.ClientProcedure;
-import dev.fedbpt.engine.method.ClientTask;
-import dev.fedbpt.engine.method.Downlink;
-import dev.fedbpt.engine.method.FederatedMethod;
-
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PreRestart;
@@ -18,6 +8,14 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
+import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.data.Vocabulary;
+import dev.fedbpt.engine.method.ClientMemory;
+import dev.fedbpt.engine.method.ClientProcedure;
+import dev.fedbpt.engine.method.ClientTask;
+import dev.fedbpt.engine.method.Downlink;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.RoundNumbers;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

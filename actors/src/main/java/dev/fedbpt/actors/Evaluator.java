@@ -1,10 +1,9 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.engine.method.Prompt;
-
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.Behaviors;
+import dev.fedbpt.engine.method.Prompt;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -1,7 +1,5 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.engine.method.Prompt;
-
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.DispatcherSelector;
@@ -10,6 +8,7 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
+import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.inference.ScoreRow;
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -1,8 +1,7 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.engine.method.RoundNumbers;
-
 import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.RoundNumbers;
 import dev.fedbpt.engine.method.Upload;
 import dev.fedbpt.persistence.OpenRound;
 import dev.fedbpt.persistence.ServerState;

@@ -1,10 +1,9 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.config.RunLayout;
-
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.config.RunLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,15 +1,5 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.engine.method.RoundNumbers;
-
-import dev.fedbpt.engine.method.ClientMemory;
-import dev.fedbpt.engine.method.ClientSampler;
-import dev.fedbpt.engine.method.Downlink;
-import dev.fedbpt.engine.method.FederatedMethod;
-import dev.fedbpt.engine.method.MethodState;
-import dev.fedbpt.engine.method.Prompt;
-import dev.fedbpt.engine.method.Upload;
-
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.DispatcherSelector;
@@ -26,6 +16,14 @@ import akka.persistence.typed.javadsl.EventSourcedBehavior;
 import akka.persistence.typed.javadsl.RetentionCriteria;
 import akka.persistence.typed.javadsl.SignalHandler;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.method.ClientMemory;
+import dev.fedbpt.engine.method.ClientSampler;
+import dev.fedbpt.engine.method.Downlink;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.MethodState;
+import dev.fedbpt.engine.method.Prompt;
+import dev.fedbpt.engine.method.RoundNumbers;
+import dev.fedbpt.engine.method.Upload;
 import dev.fedbpt.persistence.OpenRound;
 import dev.fedbpt.persistence.RoundIncidents;
 import dev.fedbpt.persistence.RoundSummary;

@@ -1,6 +1,5 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.engine.method.Prompt;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -8,6 +7,7 @@ import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import com.typesafe.config.ConfigFactory;
+import dev.fedbpt.engine.method.Prompt;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,19 +1,17 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.persistence.ServerState;
-
-import dev.fedbpt.engine.fedbpt.FedBptMethod;
-import dev.fedbpt.engine.method.FederatedMethod;
-import dev.fedbpt.engine.method.LocalRounds;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.engine.fedbpt.FedAvgBbtStrategy;
 import dev.fedbpt.engine.data.Vocabulary;
+import dev.fedbpt.engine.fedbpt.FedAvgBbtStrategy;
+import dev.fedbpt.engine.fedbpt.FedBptMethod;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.LocalRounds;
 import dev.fedbpt.inference.ScoringModel;
+import dev.fedbpt.persistence.ServerState;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

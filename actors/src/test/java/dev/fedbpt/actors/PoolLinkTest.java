@@ -1,6 +1,5 @@
 package dev.fedbpt.actors;
 
-import dev.fedbpt.engine.method.Prompt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +8,7 @@ import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.receptionist.Receptionist;
 import com.typesafe.config.ConfigFactory;
+import dev.fedbpt.engine.method.Prompt;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -1,11 +1,10 @@
 package dev.fedbpt.benchmarks;
 
-import dev.fedbpt.actors.cluster.RoundStates;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fedbpt.actors.cluster.RoundStates;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,9 @@
 package dev.fedbpt.cli;
 
-import dev.fedbpt.config.RunLayout;
-
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.config.RunLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,11 +3,11 @@ package dev.fedbpt.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.ExperimentConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import dev.fedbpt.config.ConfigLoader;
-import dev.fedbpt.config.ExperimentConfig;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,5 @@
 package dev.fedbpt.config;
 
-import dev.fedbpt.engine.method.Methods;
-
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
@@ -9,6 +7,7 @@ import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
+import dev.fedbpt.engine.method.Methods;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.fedbpt.config;
 
 import com.typesafe.config.Config;
-import dev.fedbpt.engine.method.MethodTraits;
-import dev.fedbpt.engine.method.Methods;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigRenderOptions;
+import dev.fedbpt.engine.method.MethodTraits;
+import dev.fedbpt.engine.method.Methods;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,13 +1,12 @@
 package dev.fedbpt.report;
 
-import dev.fedbpt.config.RunLayout;
-
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigValue;
 import dev.fedbpt.config.Profiles;
+import dev.fedbpt.config.RunLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,9 +1,5 @@
 package dev.fedbpt.actors.cluster;
 
-import dev.fedbpt.engine.method.RoundNumbers;
-
-import dev.fedbpt.engine.method.ClientMemory;
-
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PostStop;
@@ -16,6 +12,8 @@ import akka.cluster.sharding.typed.javadsl.EntityTypeKey;
 import dev.fedbpt.actors.ClientActor;
 import dev.fedbpt.actors.ServerActor;
 import dev.fedbpt.actors.WireMessage;
+import dev.fedbpt.engine.method.ClientMemory;
+import dev.fedbpt.engine.method.RoundNumbers;
 
 /**
  * A client as a sharded entity: started by its first round message on whichever clients member holds its shard,

@@ -1,10 +1,9 @@
 package dev.fedbpt.cli.chaos;
 
-import dev.fedbpt.config.RunLayout;
-
 import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.cli.Main;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.config.RunLayout;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,8 @@
 package dev.fedbpt.cli.chaos;
 
-import dev.fedbpt.config.RunLayout;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fedbpt.config.RunLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

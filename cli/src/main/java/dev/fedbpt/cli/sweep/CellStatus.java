@@ -1,9 +1,8 @@
 package dev.fedbpt.cli.sweep;
 
-import dev.fedbpt.config.RunLayout;
-
 import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.config.RunLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;

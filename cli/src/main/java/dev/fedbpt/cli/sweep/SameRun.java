@@ -1,12 +1,11 @@
 package dev.fedbpt.cli.sweep;
 
-import dev.fedbpt.config.RunLayout;
-
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.actors.RunOutputs;
 import dev.fedbpt.cli.sweep.SweepPlan.Cell;
+import dev.fedbpt.config.RunLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,10 +1,9 @@
 package dev.fedbpt.cli.sweep;
 
-import dev.fedbpt.config.RunLayout;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fedbpt.actors.RunOutputs;
+import dev.fedbpt.config.RunLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,7 +1,5 @@
 package dev.fedbpt.cli.sweep;
 
-import dev.fedbpt.config.RunLayout;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fedbpt.actors.RunFolder;
@@ -9,6 +7,7 @@ import dev.fedbpt.actors.TimeLeft;
 import dev.fedbpt.cli.sweep.SweepPlan.Cell;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.RunLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,14 +1,13 @@
 package dev.fedbpt.engine.fedbpt;
 
-import dev.fedbpt.engine.data.LocalData;
-import dev.fedbpt.engine.data.Vocabulary;
-
 import dev.fedbpt.engine.cmaes.AskTell;
 import dev.fedbpt.engine.cmaes.Cmaes;
 import dev.fedbpt.engine.cmaes.CmaesParameters;
 import dev.fedbpt.engine.cmaes.CmaesState;
 import dev.fedbpt.engine.cmaes.Pycma;
 import dev.fedbpt.engine.cmaes.PycmaParameters;
+import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.engine.random.Purpose;

@@ -1,8 +1,7 @@
 package dev.fedbpt.engine.fedbpt;
 
-import dev.fedbpt.engine.method.Prompt;
-
 import dev.fedbpt.engine.cmaes.CmaesState;
+import dev.fedbpt.engine.method.Prompt;
 
 /** Fingerprints to compare runs bit for bit. */
 public final class Digests {

@@ -1,7 +1,6 @@
 package dev.fedbpt.engine.fedbpt;
 
 import dev.fedbpt.engine.data.Vocabulary;
-
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import java.util.ArrayList;

@@ -1,8 +1,5 @@
 package dev.fedbpt.engine.fedbpt;
 
-import dev.fedbpt.engine.data.LocalData;
-import dev.fedbpt.engine.data.Vocabulary;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fedbpt.engine.cmaes.CmaesState;
+import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.Prompt;
 import java.util.List;

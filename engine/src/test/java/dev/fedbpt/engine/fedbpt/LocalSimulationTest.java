@@ -1,12 +1,11 @@
 package dev.fedbpt.engine.fedbpt;
 
-import dev.fedbpt.engine.data.LocalData;
-import dev.fedbpt.engine.data.Vocabulary;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import java.util.ArrayList;

@@ -1,12 +1,11 @@
 package dev.fedbpt.engine.fedbpt;
 
-import dev.fedbpt.engine.data.Vocabulary;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fedbpt.engine.data.Vocabulary;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
