@@ -3,7 +3,6 @@ package dev.fedbpt.actors;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.data.TaskDefinition;
-import dev.fedbpt.engine.data.Tasks;
 import dev.fedbpt.inference.HeadSpec;
 import dev.fedbpt.inference.ModelLoadException;
 import dev.fedbpt.inference.ModelOptions;
@@ -29,7 +28,7 @@ public final class ConfiguredModels implements ModelFactory {
         if (model.backend() == ExperimentConfig.Backend.SYNTHETIC) {
             return synthetic(config);
         }
-        TaskDefinition task = Tasks.byName(config.data().task());
+        TaskDefinition task = config.task();
         HeadSpec head = switch (model.head()) {
             case SIMILARITY -> new HeadSpec.Similarity(task.labelDescriptions(), model.temperature(),
                     Pooling.valueOf(model.pooling().name()));
@@ -57,7 +56,7 @@ public final class ConfiguredModels implements ModelFactory {
     }
 
     private static SyntheticModel synthetic(ExperimentConfig config) {
-        return new SyntheticModel(SYNTHETIC_VOCABULARY, Tasks.byName(config.data().task()).numClasses(),
+        return new SyntheticModel(SYNTHETIC_VOCABULARY, config.task().numClasses(),
                 config.search().dimension(), config.model().projectionSeed());
     }
 

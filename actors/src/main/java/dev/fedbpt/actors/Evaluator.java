@@ -3,9 +3,13 @@ package dev.fedbpt.actors;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.Behaviors;
+import dev.fedbpt.engine.data.TaskDefinition;
+import dev.fedbpt.engine.data.TaskMetric;
 import dev.fedbpt.engine.method.Prompt;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,12 +25,34 @@ public final class Evaluator {
 
     private record Retry(long requestId) implements Command {}
 
-    /** Test rows and labels, tokenised once per run. */
-    public record TestSet(List<int[]> rows, int[] labels) {}
+    /**
+     * Test rows and labels, tokenised once per run, and how predictions are scored: the task's metrics (accuracy
+     * is always reported) with the class F1 is computed for (-1: none).
+     */
+    public record TestSet(List<int[]> rows, int[] labels, int numClasses, List<TaskMetric> metrics,
+                          int positiveLabel) {
+        public static TestSet of(List<int[]> rows, int[] labels, TaskDefinition task) {
+            return new TestSet(rows, labels, task.numClasses(), task.metrics(), task.positiveLabel());
+        }
+
+        /** Scored by accuracy alone. */
+        public static TestSet accuracyOnly(List<int[]> rows, int[] labels, int numClasses) {
+            return new TestSet(rows, labels, numClasses, List.of(TaskMetric.ACCURACY), -1);
+        }
+    }
 
     public sealed interface Reply {}
 
-    public record Outcome(int round, double accuracy, String failure) implements Reply {}
+    /**
+     * @param taskMetrics the task's metrics besides accuracy ({@link TaskMetric#key} to value; empty for tasks
+     *                    scored by accuracy alone)
+     */
+    public record Outcome(int round, double accuracy, Map<String, Double> taskMetrics, String failure)
+            implements Reply {
+        static Outcome failed(int round, String failure) {
+            return new Outcome(round, Double.NaN, Map.of(), failure);
+        }
+    }
 
     /** Rows scored so far, and the time since the evaluation began: for progress lines only. */
     public record Progress(int round, int scoredRows, int totalRows, Duration elapsed) implements Reply {}
@@ -50,10 +76,11 @@ public final class Evaluator {
                 pool.tell(score);
             }
             if (total == 0) {
-                replyTo.tell(new Outcome(round, Double.NaN, "the test set is empty"));
+                replyTo.tell(Outcome.failed(round, "the test set is empty"));
                 return Behaviors.stopped();
             }
-            int[] correct = {0};
+            int classes = testSet.numClasses();
+            long[][] confusion = new long[classes][classes];
             int[] scoredRows = {0};
             return Behaviors.receive(Command.class)
                     .onMessage(Retry.class, retry -> {
@@ -67,20 +94,18 @@ public final class Evaluator {
                             return Behaviors.same();
                         }
                         if (reply instanceof InferencePool.Failed failed) {
-                            replyTo.tell(new Outcome(round, Double.NaN, failed.reason()));
+                            replyTo.tell(Outcome.failed(round, failed.reason()));
                             return Behaviors.stopped();
                         }
                         InferencePool.Scored scored = (InferencePool.Scored) reply;
                         int offset = (int) scored.requestId() * CHUNK_ROWS;
                         float[][] scores = scored.scores();
                         for (int i = 0; i < scores.length; i++) {
-                            if (argmax(scores[i]) == testSet.labels()[offset + i]) {
-                                correct[0]++;
-                            }
+                            confusion[testSet.labels()[offset + i]][argmax(scores[i])]++;
                         }
                         outstanding.remove(scored.requestId());
                         if (outstanding.isEmpty()) {
-                            replyTo.tell(new Outcome(round, (double) correct[0] / total, null));
+                            replyTo.tell(outcome(round, confusion, testSet));
                             return Behaviors.stopped();
                         }
                         int before = scoredRows[0];
@@ -93,6 +118,17 @@ public final class Evaluator {
                     })
                     .build();
         }));
+    }
+
+    /** Accuracy and the task's other metrics of a finished evaluation. */
+    static Outcome outcome(int round, long[][] confusion, TestSet testSet) {
+        Map<String, Double> others = new LinkedHashMap<>();
+        for (TaskMetric metric : testSet.metrics()) {
+            if (metric != TaskMetric.ACCURACY) {
+                others.put(metric.key(), metric.of(confusion, testSet.positiveLabel()));
+            }
+        }
+        return new Outcome(round, TaskMetric.ACCURACY.of(confusion, -1), Collections.unmodifiableMap(others), null);
     }
 
     /** The predicted class: index of the largest score; NaN scores never win, ties go to the lower class index. */

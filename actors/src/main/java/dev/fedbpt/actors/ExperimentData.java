@@ -2,6 +2,7 @@ package dev.fedbpt.actors;
 
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.data.ColumnReader;
 import dev.fedbpt.engine.data.Dataset;
 import dev.fedbpt.engine.data.DatasetReaders;
 import dev.fedbpt.engine.data.Example;
@@ -10,7 +11,6 @@ import dev.fedbpt.engine.data.InContextExamples;
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.Partitioner;
 import dev.fedbpt.engine.data.TaskDefinition;
-import dev.fedbpt.engine.data.Tasks;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import dev.fedbpt.inference.ModelTokenizer;
@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 
@@ -35,7 +36,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
 
     public static ExperimentData prepare(ExperimentConfig config, ModelTokenizer model) {
         ExperimentConfig.Data data = config.data();
-        TaskDefinition task = task(data.task());
+        TaskDefinition task = config.task();
         Dataset train = read(config, data.train(), task, "fedbpt.data.train");
         long seed = config.experiment().seed();
         boolean onDev = data.evalSplit() == ExperimentConfig.EvalSplit.DEV;
@@ -60,15 +61,16 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
                     task.numClasses(), Rng.of(seed, Purpose.PARTITION));
         };
         boolean useTemplate = config.model().head() == ExperimentConfig.Head.MASKED_LM;
+        Function<Example, int[]> encodeTrain = example -> encode(example, task, useTemplate, model);
         List<LocalData> localData = new ArrayList<>(clients);
         for (List<Example> part : parts) {
-            localData.add(tokenise(part, task, useTemplate, model::encode));
+            localData.add(tokenise(part, task, encodeTrain));
         }
         List<Example> testExamples = evaluation.examples();
         if (data.testLimit() > 0 && testExamples.size() > data.testLimit()) {
             testExamples = testExamples.subList(0, data.testLimit());
         }
-        Function<String, int[]> encodeTest = model::encode;
+        Function<Example, int[]> encodeTest = encodeTrain;
         if (config.experiment().traits().demonstrations()) {
             List<Example> demonstrations = InContextExamples.select(fewShot, data.iclExamples(),
                     Rng.of(seed, Purpose.FEW_SHOT, 1));
@@ -77,11 +79,11 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
             for (int n = 1; n <= demonstrations.size(); n++) {
                 contexts.add(model.encode(InContextExamples.context(demonstrations, task, n)));
             }
-            encodeTest = input -> withDemonstrations(model.encode(input), contexts, model.maxRowTokens());
+            encodeTest = example -> withDemonstrations(encodeTrain.apply(example), contexts, model.maxRowTokens());
         }
-        LocalData testData = tokenise(testExamples, task, useTemplate, encodeTest);
+        LocalData testData = tokenise(testExamples, task, encodeTest);
         return new ExperimentData(task, List.copyOf(localData),
-                new Evaluator.TestSet(testData.tokenIds(), testData.labels()));
+                Evaluator.TestSet.of(testData.tokenIds(), testData.labels(), task));
     }
 
     /**
@@ -99,25 +101,51 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         return input;
     }
 
-    /** Each example's text, in the task's template when the head reads a [MASK], as a row of token ids. */
-    private static LocalData tokenise(List<Example> examples, TaskDefinition task, boolean useTemplate,
-                                      Function<String, int[]> encode) {
+    private static LocalData tokenise(List<Example> examples, TaskDefinition task, Function<Example, int[]> encode) {
         List<int[]> rows = new ArrayList<>(examples.size());
         int[] labels = new int[examples.size()];
         for (int i = 0; i < examples.size(); i++) {
-            Example example = examples.get(i);
-            rows.add(encode.apply(useTemplate ? task.apply(example.text()) : example.text()));
-            labels[i] = example.label();
+            rows.add(encode.apply(examples.get(i)));
+            labels[i] = examples.get(i).label();
         }
         return new LocalData(List.copyOf(rows), labels, task.numClasses());
     }
 
-    private static TaskDefinition task(String name) {
-        try {
-            return Tasks.byName(name);
-        } catch (IllegalArgumentException e) {
-            throw new ConfigError("fedbpt.data.task", e.getMessage());
+    /**
+     * One example as a row of token ids: in the task's template when the head reads a [MASK] (a pair's two texts
+     * inside it); otherwise the text, or a pair in BERT's layout, [CLS] first [SEP] second [SEP], cut longest first
+     * to the model's row length as Hugging Face tokenizers cut pairs.
+     */
+    static int[] encode(Example example, TaskDefinition task, boolean useTemplate, ModelTokenizer model) {
+        if (useTemplate) {
+            return model.encode(task.apply(example));
         }
+        if (example.inputs().size() == 1) {
+            return model.encode(example.inputs().get(0));
+        }
+        int[] first = model.encode(example.inputs().get(0));
+        int[] second = model.encode(example.inputs().get(1));
+        int max = model.maxRowTokens();
+        // The joined row is first.length + second.length - 1 long (second's [CLS] dropped); drop a text token
+        // (never the closing [SEP]) from the longer part until it fits, from the second on a tie (as Hugging Face's
+        // longest_first).
+        while (first.length + second.length - 1 > max) {
+            if (first.length > second.length) {
+                first = withoutLastText(first);
+            } else {
+                second = withoutLastText(second);
+            }
+        }
+        return ModelTokenizer.pair(first, second);
+    }
+
+    private static int[] withoutLastText(int[] row) {
+        if (row.length <= 2) {
+            throw new IllegalStateException("a pair cannot be cut to fit the model's rows");
+        }
+        int[] cut = Arrays.copyOf(row, row.length - 1);
+        cut[cut.length - 1] = row[row.length - 1];
+        return cut;
     }
 
     private static Dataset read(ExperimentConfig config, String location, TaskDefinition task, String key) {
@@ -149,6 +177,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
                 case "sst2" -> DatasetReaders.sst2(reader, source);
                 case "agnews" -> DatasetReaders.agNews(reader, source);
                 case "yelp" -> DatasetReaders.yelpPolarity(reader, source);
+                case "columns" -> ColumnReader.read(reader, source, task);
                 default -> DatasetReaders.labelTsv(reader, source, task.name(), task.labelNames());
             };
         } catch (IOException e) {

@@ -3,13 +3,15 @@ package dev.fedbpt.actors;
 import dev.fedbpt.persistence.RoundSummary;
 import dev.fedbpt.persistence.ServerState;
 import java.util.List;
+import java.util.Map;
 
 /** What the server tells the outside world: output files and progress lines. Called on the server's thread. */
 public interface RunListener {
     /** After recovery: the rounds whose summaries are final (the run folder's metrics are rewritten from them). */
     void onRecovered(ServerState state, List<RoundSummary> finalRounds);
 
-    void onZeroShot(double accuracy);
+    /** The prompt-free evaluation: accuracy and the task's other metrics (F1, MCC; often none). */
+    void onZeroShot(double accuracy, Map<String, Double> taskMetrics);
 
     /** How far the test evaluation after a round (0: before the first) has come. */
     default void onEvaluationProgress(Evaluator.Progress progress) {}

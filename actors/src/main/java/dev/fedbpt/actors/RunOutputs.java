@@ -100,11 +100,12 @@ public final class RunOutputs implements RunListener {
     }
 
     @Override
-    public void onZeroShot(double accuracy) {
+    public void onZeroShot(double accuracy, Map<String, Double> taskMetrics) {
         timeLeft.start(0);
-        progress.accept(config.experiment().traits().demonstrations()
+        progress.accept((config.experiment().traits().demonstrations()
                 ? String.format(Locale.ROOT, "in-context accuracy %.4f (demonstrations, no prompt)", accuracy)
-                : String.format(Locale.ROOT, "zero-shot accuracy %.4f (no prompt)", accuracy));
+                : String.format(Locale.ROOT, "zero-shot accuracy %.4f (no prompt)", accuracy))
+                + taskMetricsNote(taskMetrics));
     }
 
     @Override
@@ -137,9 +138,16 @@ public final class RunOutputs implements RunListener {
                 "round %3d/%d  clients %d/%d  loss %.4f%s  %s  %d rows  %.1f s%s%s",
                 summary.round(), config.experiment().rounds(), summary.reported(), summary.sampled(),
                 summary.meanClientLoss(), metrics,
-                summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "test acc %.4f", summary.testAccuracy()),
+                summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "test acc %.4f", summary.testAccuracy())
+                        + taskMetricsNote(summary.testMetrics()),
                 summary.forwardRows(), summary.wallMs() / 1000.0,
                 timeLeft.afterRound(summary.round()), incidentNote(summary)));
+    }
+
+    private static String taskMetricsNote(Map<String, Double> taskMetrics) {
+        StringBuilder note = new StringBuilder();
+        taskMetrics.forEach((name, value) -> note.append(String.format(Locale.ROOT, " %s %.4f", name, value)));
+        return note.toString();
     }
 
     private static String incidentNote(RoundSummary summary) {
@@ -193,6 +201,11 @@ public final class RunOutputs implements RunListener {
         List<RoundSummary> rounds = state.rounds();
         result.put("final_accuracy", rounds.isEmpty() ? state.zeroShotAccuracy()
                 : rounds.get(rounds.size() - 1).testAccuracy());
+        Map<String, Double> finalTaskMetrics = rounds.isEmpty() ? state.zeroShotMetrics()
+                : rounds.get(rounds.size() - 1).testMetrics();
+        // The task's other metrics (F1, MCC) beside accuracy, only for the tasks that report them.
+        state.zeroShotMetrics().forEach((name, value) -> result.put("zero_shot_" + name, icl ? null : value));
+        finalTaskMetrics.forEach((name, value) -> result.put("final_" + name, value));
         result.put("eval_split", ConfigLoader.valueName(config.data().evalSplit()));
         method.metrics(state.global()).forEach((name, value) -> result.put("final_" + name, value));
         // The key predates other kinds of prompt: for FedBPT's methods the prompt is the global mean z.
@@ -218,6 +231,7 @@ public final class RunOutputs implements RunListener {
         line.put("mean_client_loss", summary.meanClientLoss());
         line.putAll(summary.metrics());
         line.put("test_accuracy", summary.testAccuracy());
+        summary.testMetrics().forEach((name, value) -> line.put("test_" + name, value));
         line.put("bytes_up", summary.bytesUp());
         line.put("bytes_down", summary.bytesDown());
         line.put("forward_rows", summary.forwardRows());

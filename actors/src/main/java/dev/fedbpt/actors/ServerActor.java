@@ -503,10 +503,11 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
             listener.onFailed("evaluation after round " + outcome.round() + " failed: " + outcome.failure());
             return Effect().none().thenStop();
         }
-        return Effect().persist(new ServerEvent.PromptEvaluated(outcome.round(), outcome.accuracy()))
+        return Effect().persist(new ServerEvent.PromptEvaluated(outcome.round(), outcome.accuracy(),
+                        outcome.taskMetrics()))
                 .thenRun(next -> {
                     if (outcome.round() == 0) {
-                        listener.onZeroShot(outcome.accuracy());
+                        listener.onZeroShot(outcome.accuracy(), outcome.taskMetrics());
                     } else {
                         listener.onRoundCompleted(next.rounds().get(outcome.round() - 1), next);
                     }

@@ -43,7 +43,7 @@ class RunOutputsTest {
         Map<String, Double> metrics = new LinkedHashMap<>();
         metrics.put("sigma", 0.9);
         RoundSummary summary = new RoundSummary(3, 1, 4, 4, 0, 0.5, metrics, 0.7, 10, 20, 30, 40, RoundIncidents.NONE,
-                "ab12", List.of(new RoundSummary.ClientUpload(1, 0.4, 8)));
+                "ab12", List.of(new RoundSummary.ClientUpload(1, 0.4, 8)), Map.of());
         Set<String> keys = new LinkedHashSet<>();
         new ObjectMapper().readTree(RunOutputs.metricsLine(summary)).fieldNames().forEachRemaining(keys::add);
         Set<String> expected = new LinkedHashSet<>(RunLayout.FRAMEWORK_METRICS_KEYS);

@@ -18,6 +18,7 @@ import dev.fedbpt.persistence.ServerState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,7 @@ class ServerActorTest {
         }
 
         @Override
-        public void onZeroShot(double accuracy) {
+        public void onZeroShot(double accuracy, Map<String, Double> taskMetrics) {
             calls.add("zero-shot " + accuracy);
         }
 
@@ -96,7 +97,7 @@ class ServerActorTest {
         Listener listener = new Listener();
         ServerActor.Settings settings = new ServerActor.Settings("hash", 11L, 1, 1, 2, 1.0, 1.0,
                 Duration.ofSeconds(60), 2, 100);
-        Evaluator.TestSet testSet = new Evaluator.TestSet(List.of(new int[] {2, 7}, new int[] {4, 7}), new int[] {0, 1});
+        Evaluator.TestSet testSet = Evaluator.TestSet.accuracyOnly(List.of(new int[] {2, 7}, new int[] {4, 7}), new int[] {0, 1}, 2);
         EventSourcedBehaviorTestKit<ServerActor.Command, ServerEvent, ServerState> server =
                 EventSourcedBehaviorTestKit.create(KIT.system(), ServerActor.create(settings, METHOD,
                         (clientId, train) -> clients.getRef().tell(train), pool.getRef(), testSet,

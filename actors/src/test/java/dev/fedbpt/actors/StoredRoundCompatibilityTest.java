@@ -67,7 +67,7 @@ class StoredRoundCompatibilityTest {
                 .withAccepted(new LocalResult(3, 3, new double[] {0.1, 0.2, 0.3}, new double[] {0.9, 0.8}, 0.25, 8,
                         local), null);
         ServerState state = new ServerState("hash", new GlobalState(3, pycma.withSigma(0.6)), open, List.of(), 0.5,
-                false, List.of());
+                false, List.of(), Map.of());
         ServerState back = (ServerState) roundTrip(state);
         assertEquals(state.global(), back.global()); // CmaesState equality is bitwise
         assertEquals(3, ((GlobalState) back.global()).cmaes().decomposed().length);
@@ -90,7 +90,7 @@ class StoredRoundCompatibilityTest {
         metrics.put("sigma", 0.9);
         RoundSummary summary = new RoundSummary(3, 1, 4, 2, 2, 0.5, metrics, null, 10, 20, 30, 40,
                 RoundIncidents.NONE, "ab12",
-                List.of(new RoundSummary.ClientUpload(2, 0.6, 8), new RoundSummary.ClientUpload(1, 0.4, 8)));
+                List.of(new RoundSummary.ClientUpload(2, 0.6, 8), new RoundSummary.ClientUpload(1, 0.4, 8)), null);
         assertEquals(List.of(1, 2), summary.clients().stream().map(RoundSummary.ClientUpload::clientId).toList());
 
         Serialization serialization = SerializationExtension.get(Adapter.toClassic(KIT.system()));

@@ -21,7 +21,6 @@ import dev.fedbpt.actors.cluster.WireTraffic;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.data.LocalData;
-import dev.fedbpt.engine.data.Tasks;
 import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.fedbpt.GlobalState;
 import dev.fedbpt.engine.fedbpt.LocalResult;
@@ -259,7 +258,7 @@ public final class PopulationBench {
         return new Population(population,
                 id -> rows(Rng.of(s.seed(), Purpose.PARTITION, id), s.rowsPerClient(), s.tokensPerRow(), vocabulary,
                         frame, classes),
-                new Evaluator.TestSet(test.tokenIds(), test.labels()));
+                Evaluator.TestSet.accuracyOnly(test.tokenIds(), test.labels(), classes));
     }
 
     private static LocalData rows(RandomGenerator rng, int count, int tokens, Vocabulary vocabulary, int[] frame,
@@ -337,7 +336,7 @@ public final class PopulationBench {
         Probe probe = new Probe(WARMUP_ROUNDS + timedRounds, rowsPerRound);
         Config overrides = ConfigFactory.empty();
         ModelFactory models = cfg -> new CountingModel(new ConfiguredModels().load(cfg), probe::onRows);
-        int classes = Tasks.byName(config.data().task()).numClasses();
+        int classes = config.task().numClasses();
         Path temp = temporaryDirectory();
         long started = System.nanoTime();
         try {

@@ -7,6 +7,7 @@ import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
+import dev.fedbpt.engine.data.TaskDefinition;
 import dev.fedbpt.engine.method.Methods;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -143,19 +144,26 @@ public final class ConfigLoader {
                 r.oneOf("experiment.method", Methods.names().toArray(String[]::new)),
                 r.intIn("experiment.rounds", 1, 1_000_000),
                 r.intIn("experiment.eval-every", 1, 1_000_000));
+        String task = r.nonEmpty("data.task");
+        TaskDefinition definition = TaskFiles.load(task);
         var data = new ExperimentConfig.Data(
-                r.nonEmpty("data.task"),
+                task,
                 r.string("data.dir"),
                 r.nonEmpty("data.train"),
                 r.nonEmpty("data.test"),
-                r.oneOf("data.format", "tsv", "sst2", "agnews", "yelp"),
+                r.oneOf("data.format", "tsv", "sst2", "agnews", "yelp", "columns"),
                 r.intIn("data.shots-per-class", 0, 1_000_000),
                 r.enumValue("data.split", ExperimentConfig.Split.class),
                 r.doubleIn("data.dirichlet-alpha", 1e-6, 1e6),
                 r.intIn("data.test-limit", 0, Integer.MAX_VALUE),
                 r.enumValue("data.eval-split", ExperimentConfig.EvalSplit.class),
                 r.intIn("data.dev-per-class", 1, 1_000_000),
-                r.intIn("data.icl-examples", 1, 64));
+                r.intIn("data.icl-examples", 1, 64),
+                definition);
+        if (data.format().equals("columns") && definition.columns() == null) {
+            throw new ConfigError(ROOT + ".data.format", "columns reads the columns the task file gives, but task "
+                    + definition.name() + " gives none (add a columns section to its task file)");
+        }
         var federation = new ExperimentConfig.Federation(
                 r.intIn("federation.clients", 1, 10_000_000),
                 r.doubleIn("federation.sample-fraction", 1e-9, 1.0),

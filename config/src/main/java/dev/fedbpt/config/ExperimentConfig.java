@@ -3,6 +3,7 @@ package dev.fedbpt.config;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigRenderOptions;
+import dev.fedbpt.engine.data.TaskDefinition;
 import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.Methods;
 import java.nio.charset.StandardCharsets;
@@ -201,9 +202,15 @@ public record ExperimentConfig(
         }
     }
 
+    /** @param definition the task {@code task} names, read from its task file ({@link TaskFiles}) */
     public record Data(String task, String dir, String train, String test, String format, int shotsPerClass,
                        Split split, double dirichletAlpha, int testLimit, EvalSplit evalSplit, int devPerClass,
-                       int iclExamples) {}
+                       int iclExamples, TaskDefinition definition) {}
+
+    /** The experiment's task: inputs, labels, template and metrics. */
+    public TaskDefinition task() {
+        return data.definition();
+    }
 
     public record Federation(int clients, double sampleFraction, double quorum, Duration roundDeadline,
                              int maxAttempts) {}

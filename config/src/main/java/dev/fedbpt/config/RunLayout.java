@@ -26,6 +26,14 @@ public final class RunLayout {
             "faults_injected", "faults", "non_finite_scores", "results_rejected", "results_late",
             "global_mean_sha256", "clients");
 
+    /** Prefix of the task's other test metrics on a metrics.jsonl line ({@code test_f1}, {@code test_mcc}). */
+    public static final String TEST_METRIC_PREFIX = "test_";
+
+    /** Whether the framework writes {@code key} on a metrics.jsonl line (else it is the method's metric). */
+    public static boolean isFrameworkMetricsKey(String key) {
+        return FRAMEWORK_METRICS_KEYS.contains(key) || key.startsWith(TEST_METRIC_PREFIX);
+    }
+
     private RunLayout() {}
 
     public static Path config(Path run) {

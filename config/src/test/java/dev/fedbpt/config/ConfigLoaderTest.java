@@ -41,6 +41,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theTaskIsReadWhenTheConfigurationLoads() {
+        ExperimentConfig mrpc = ConfigLoader.load(null, List.of("data.task=mrpc", "data.format=columns"));
+        assertEquals("mrpc", mrpc.task().name());
+        ConfigError noColumns = assertThrows(ConfigError.class,
+                () -> ConfigLoader.load(null, List.of("data.task=sst2", "data.format=columns")));
+        assertEquals("fedbpt.data.format", noColumns.key());
+        ConfigError unknown = assertThrows(ConfigError.class, () -> ConfigLoader.load(null, List.of("data.task=imdb")));
+        assertEquals("fedbpt.data.task", unknown.key());
+    }
+
+    @Test
     void laterOverrideWinsOverEarlier() {
         ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.rounds=4", "experiment.rounds=12"));
         assertEquals(12, config.experiment().rounds());

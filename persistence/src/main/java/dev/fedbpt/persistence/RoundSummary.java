@@ -11,6 +11,7 @@ import java.util.Map;
  *
  * @param metrics     what the method reports of the new global state, by name in the method's order
  * @param promptSha256 fingerprint of the prompt that evaluation scores after this round
+ * @param testMetrics the task's metrics besides accuracy when the round was evaluated (F1, MCC), else empty
  *
  * @param clients what each reporting client uploaded besides its prompt, by client id: which clients drive the
  *                server (FedBPT's Eq. 6 update takes the half with the lowest loss, each measured on the client's own
@@ -31,20 +32,30 @@ public record RoundSummary(
         long wallMs,
         RoundIncidents incidents,
         String promptSha256,
-        List<ClientUpload> clients) implements CborSerializable {
+        List<ClientUpload> clients,
+        Map<String, Double> testMetrics) implements CborSerializable {
 
     /** A client's plain loss on its own data (of its uploaded mean) and how many examples it holds. */
     public record ClientUpload(int clientId, double loss, int sampleCount) implements CborSerializable {}
 
     public RoundSummary {
-        metrics = metrics == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
+        metrics = ordered(metrics);
+        testMetrics = ordered(testMetrics);
         // null when recovered from a snapshot written before the field existed
         clients = clients == null ? List.of()
                 : clients.stream().sorted(Comparator.comparingInt(ClientUpload::clientId)).toList();
     }
 
-    public RoundSummary withTestAccuracy(double accuracy) {
+    public RoundSummary withEvaluation(double accuracy, Map<String, Double> taskMetrics) {
         return new RoundSummary(round, attempts, sampled, reported, dropped, meanClientLoss, metrics, accuracy,
-                bytesUp, bytesDown, forwardRows, wallMs, incidents, promptSha256, clients);
+                bytesUp, bytesDown, forwardRows, wallMs, incidents, promptSha256, clients, taskMetrics);
+    }
+
+    /**
+     * An unmodifiable copy keeping {@code map}'s order (empty for null): journal bytes follow a map's iteration
+     * order, which must not depend on hashing.
+     */
+    static Map<String, Double> ordered(Map<String, Double> map) {
+        return map == null || map.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(map));
     }
 }

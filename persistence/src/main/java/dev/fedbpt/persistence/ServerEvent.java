@@ -1,5 +1,7 @@
 package dev.fedbpt.persistence;
 
+import java.util.Map;
+
 import dev.fedbpt.engine.method.ClientMemory;
 import dev.fedbpt.engine.method.Upload;
 
@@ -31,8 +33,16 @@ public sealed interface ServerEvent extends CborSerializable {
         }
     }
 
-    /** Test accuracy of the global prompt after {@code round} rounds; round 0 is the zero-shot baseline. */
-    record PromptEvaluated(int round, double accuracy) implements ServerEvent {}
+    /**
+     * Test accuracy of the global prompt after {@code round} rounds (round 0 is the zero-shot baseline), and the
+     * task's other metrics by name (F1, MCC; empty for tasks scored by accuracy alone, and in journals written
+     * before tasks had them).
+     */
+    record PromptEvaluated(int round, double accuracy, Map<String, Double> taskMetrics) implements ServerEvent {
+        public PromptEvaluated {
+            taskMetrics = RoundSummary.ordered(taskMetrics);
+        }
+    }
 
     record ExperimentFinished(int roundsCompleted) implements ServerEvent {}
 }

@@ -8,6 +8,7 @@ import dev.fedbpt.engine.method.Upload;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The server's state, rebuilt from its events. Pure: {@link #apply} is the event handler of the event-sourced
@@ -18,6 +19,7 @@ import java.util.List;
  * @param rounds           one summary per completed round, in order
  * @param zeroShotAccuracy accuracy without a prompt, once evaluated
  * @param memories         what each client kept from its last round, by client id (method-specific, often none)
+ * @param zeroShotMetrics  the task's other metrics without a prompt (F1, MCC), else empty
  */
 public record ServerState(
         String configHash,
@@ -26,14 +28,16 @@ public record ServerState(
         List<RoundSummary> rounds,
         Double zeroShotAccuracy,
         boolean finished,
-        List<OpenRound.Kept> memories) implements CborSerializable {
+        List<OpenRound.Kept> memories,
+        Map<String, Double> zeroShotMetrics) implements CborSerializable {
 
     public ServerState {
         memories = memories == null ? List.of() : memories;
+        zeroShotMetrics = RoundSummary.ordered(zeroShotMetrics);
     }
 
     public static ServerState empty() {
-        return new ServerState(null, null, null, List.of(), null, false, List.of());
+        return new ServerState(null, null, null, List.of(), null, false, List.of(), Map.of());
     }
 
     /** What client {@code clientId} kept from its last round, or null. */
@@ -60,7 +64,8 @@ public record ServerState(
 
     public ServerState apply(ServerEvent event, FederatedMethod method) {
         if (event instanceof ServerEvent.ExperimentStarted e) {
-            return new ServerState(e.configHash(), method.initialize(), null, List.of(), null, false, List.of());
+            return new ServerState(e.configHash(), method.initialize(), null, List.of(), null, false, List.of(),
+                    Map.of());
         } else if (event instanceof ServerEvent.RoundOpened e) {
             return withOpen(OpenRound.opened(e.round(), e.attempt(), e.sampled()));
         } else if (event instanceof ServerEvent.ResultAccepted e) {
@@ -70,15 +75,17 @@ public record ServerState(
         } else if (event instanceof ServerEvent.RoundClosed e) {
             return closeRound(e, method);
         } else if (event instanceof ServerEvent.PromptEvaluated e) {
-            return withAccuracy(e.round(), e.accuracy());
+            return withEvaluation(e.round(), e.accuracy(), e.taskMetrics());
         } else if (event instanceof ServerEvent.ExperimentFinished) {
-            return new ServerState(configHash, global, null, rounds, zeroShotAccuracy, true, memories);
+            return new ServerState(configHash, global, null, rounds, zeroShotAccuracy, true, memories,
+                    zeroShotMetrics);
         }
         throw new IllegalArgumentException("unknown event " + event);
     }
 
     private ServerState withOpen(OpenRound next) {
-        return new ServerState(configHash, global, next, rounds, zeroShotAccuracy, finished, memories);
+        return new ServerState(configHash, global, next, rounds, zeroShotAccuracy, finished, memories,
+                zeroShotMetrics);
     }
 
     private ServerState closeRound(ServerEvent.RoundClosed event, FederatedMethod method) {
@@ -92,11 +99,11 @@ public record ServerState(
                 uploads.size(), open.dropped().size(), meanLoss, method.metrics(next), null, bytesUp, bytesDown,
                 event.forwardRows(), event.wallMs(), event.incidents(), fingerprint(method.evaluationPrompt(next)),
                 uploads.stream().map(u -> new RoundSummary.ClientUpload(u.clientId(), u.loss(), u.sampleCount()))
-                        .toList());
+                        .toList(), Map.of());
         List<RoundSummary> completed = new ArrayList<>(rounds);
         completed.add(summary);
         return new ServerState(configHash, next, null, List.copyOf(completed), zeroShotAccuracy, finished,
-                keptAfter(open));
+                keptAfter(open), zeroShotMetrics);
     }
 
     /** The prompt's fingerprint; null when the method has no prompt yet. */
@@ -119,13 +126,13 @@ public record ServerState(
         return List.copyOf(next);
     }
 
-    private ServerState withAccuracy(int round, double accuracy) {
+    private ServerState withEvaluation(int round, double accuracy, Map<String, Double> taskMetrics) {
         if (round == 0) {
-            return new ServerState(configHash, global, open, rounds, accuracy, finished, memories);
+            return new ServerState(configHash, global, open, rounds, accuracy, finished, memories, taskMetrics);
         }
         List<RoundSummary> updated = new ArrayList<>(rounds);
-        updated.set(round - 1, rounds.get(round - 1).withTestAccuracy(accuracy));
+        updated.set(round - 1, rounds.get(round - 1).withEvaluation(accuracy, taskMetrics));
         return new ServerState(configHash, global, open, List.copyOf(updated), zeroShotAccuracy, finished,
-                memories);
+                memories, zeroShotMetrics);
     }
 }

@@ -1,6 +1,8 @@
 package dev.fedbpt.report;
 
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.method.MethodTraits;
+import dev.fedbpt.engine.method.Methods;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -24,8 +26,6 @@ public record Grouping(List<Series> series, List<String> varyingKeys) {
     private static final List<String> IGNORED_KEYS = List.of("experiment.name", "experiment.seed", "data.dir",
             "federation.round-deadline");
     private static final List<String> IGNORED_PREFIXES = List.of("persistence.");
-    private static final List<String> METHOD_ORDER = List.of("zero-shot", "icl", "centralised-bbt", "fedavg-bbt",
-            "fedbpt");
     private static final Map<String, String> SHORT_NAMES = Map.of("search.perturbation-rate", "r_p");
 
     public Grouping {
@@ -150,8 +150,23 @@ public record Grouping(List<Series> series, List<String> varyingKeys) {
         return order;
     }
 
-    private static int methodRank(String method) {
-        int rank = METHOD_ORDER.indexOf(method);
-        return rank < 0 ? METHOD_ORDER.size() : rank;
+    /**
+     * Baselines first: the prompt-free one, then in-context learning, then the centralised references, then the
+     * federated methods, then methods this fedbpt no longer knows; by name within each.
+     */
+    static int methodRank(String method) {
+        if (!Methods.isKnown(method)) {
+            return 4;
+        }
+        MethodTraits traits = Methods.traits(method);
+        if (!traits.runsRounds()) {
+            return traits.demonstrations() ? 1 : 0;
+        }
+        return traits.singleClient() ? 2 : 3;
+    }
+
+    /** Whether {@code method} scores the task without any prompt or demonstrations (the zero-shot baseline). */
+    static boolean promptFree(String method) {
+        return methodRank(method) == 0;
     }
 }

@@ -138,7 +138,7 @@ public final class Plots {
                                 new float[] {9f, 6f}, 0f));
             }
         }
-        if (quantity.equals(Quantity.ACCURACY) && seriesList.stream().noneMatch(s -> s.method().equals("zero-shot"))) {
+        if (quantity.equals(Quantity.ACCURACY) && seriesList.stream().noneMatch(s -> Grouping.promptFree(s.method()))) {
             List<Double> zeroShot = new ArrayList<>();
             for (Series series : seriesList) {
                 series.runs().forEach(run -> zeroShot.add(run.zeroShotAccuracy()));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.fedbpt.config.RunLayout;
+import dev.fedbpt.engine.data.TaskMetric;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ final class RunFiles {
     private static Map<String, Double> methodMetrics(Path file, int line, JsonNode node) {
         Map<String, Double> metrics = new LinkedHashMap<>();
         node.fieldNames().forEachRemaining(key -> {
-            if (!RunLayout.FRAMEWORK_METRICS_KEYS.contains(key) && node.get(key).isValueNode()) {
+            if (!RunLayout.isFrameworkMetricsKey(key) && node.get(key).isValueNode()) {
                 Double value = number(file, line, node, key);
                 if (value != null) {
                     metrics.put(key, value);
@@ -75,7 +76,19 @@ final class RunFiles {
         Long seed = integer(file, 0, node, "seed");
         return new RunResult(text(file, node, "method"), seed, rounds == null ? null : rounds.intValue(),
                 number(file, 0, node, "zero_shot_accuracy"), number(file, 0, node, "final_accuracy"),
-                text(file, node, "same_run_as"));
+                text(file, node, "same_run_as"), finalTaskMetrics(file, node));
+    }
+
+    /** The task's other final metrics ({@code final_f1}, {@code final_mcc}) the run reports, in metric order. */
+    private static Map<String, Double> finalTaskMetrics(Path file, JsonNode node) {
+        Map<String, Double> metrics = new LinkedHashMap<>();
+        for (TaskMetric metric : TaskMetric.values()) {
+            Double value = metric == TaskMetric.ACCURACY ? null : number(file, 0, node, "final_" + metric.key());
+            if (value != null) {
+                metrics.put(metric.key(), value);
+            }
+        }
+        return metrics;
     }
 
     private static List<String> readLines(Path file) {

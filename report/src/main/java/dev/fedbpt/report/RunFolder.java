@@ -135,6 +135,11 @@ public record RunFolder(Path directory, SortedMap<String, String> settings, List
         return result == null ? null : result.finalAccuracy();
     }
 
+    /** The task's final metric {@code key} (f1, mcc), or null when the run does not report it. */
+    public Double finalTaskMetric(String key) {
+        return result == null ? null : result.finalTaskMetrics().get(key);
+    }
+
     public Double zeroShotAccuracy() {
         return result == null ? null : result.zeroShotAccuracy();
     }

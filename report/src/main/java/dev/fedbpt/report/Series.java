@@ -48,6 +48,15 @@ public record Series(String task, String split, String method, SortedMap<String,
         return Stats.of(values);
     }
 
+    /** The task's final metric {@code key} (f1, mcc) over the finished runs that report it. */
+    public Stats finalTaskMetric(String key) {
+        List<Double> values = new ArrayList<>();
+        for (RunFolder run : finishedRuns()) {
+            values.add(run.finalTaskMetric(key));
+        }
+        return Stats.of(values);
+    }
+
     /** Zero-shot (no prompt) accuracy over the runs that report it. */
     public Stats zeroShotAccuracy() {
         List<Double> values = new ArrayList<>();

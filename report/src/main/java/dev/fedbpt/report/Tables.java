@@ -1,5 +1,6 @@
 package dev.fedbpt.report;
 
+import dev.fedbpt.engine.data.TaskMetric;
 import dev.fedbpt.engine.method.Methods;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,12 +18,26 @@ public final class Tables {
     public static Table results(Grouping grouping) {
         List<String> header = new ArrayList<>(List.of("task", "split", "method"));
         grouping.varyingKeys().forEach(key -> header.add(Grouping.shortName(key)));
-        header.addAll(List.of("final accuracy (mean ± std)", "seeds", "rounds", "zero-shot accuracy"));
+        header.add("final accuracy (mean ± std)");
+        // The tasks' other metrics (F1 for MRPC and QQP, MCC for CoLA), a column each when some run reports it.
+        List<TaskMetric> others = new ArrayList<>();
+        for (TaskMetric metric : TaskMetric.values()) {
+            if (metric != TaskMetric.ACCURACY && grouping.series().stream()
+                    .anyMatch(series -> series.finalTaskMetric(metric.key()).count() > 0)) {
+                others.add(metric);
+                header.add("final " + metric.key().toUpperCase(Locale.ROOT) + " (mean ± std)");
+            }
+        }
+        header.addAll(List.of("seeds", "rounds", "zero-shot accuracy"));
         List<List<String>> rows = new ArrayList<>();
         for (Series series : grouping.series()) {
             List<String> row = new ArrayList<>(List.of(series.task(), series.split(), series.method()));
             grouping.varyingKeys().forEach(key -> row.add(parameterCell(series, key)));
             row.add(finalAccuracy(series));
+            for (TaskMetric metric : others) {
+                Stats stats = series.finalTaskMetric(metric.key());
+                row.add(stats.count() == 0 ? "n/a" : meanStd(stats));
+            }
             int unfinished = series.unfinishedCount();
             row.add(series.runs().size() + (unfinished > 0 ? " (" + unfinished + " unfinished)" : ""));
             row.add(series.minRounds() == series.maxRounds() ? String.valueOf(series.maxRounds())

@@ -26,6 +26,19 @@ class GroupingTest {
     }
 
     @Test
+    void baselinesComeFirstThenCentralisedReferencesThenFederatedMethods() {
+        List<String> methods = List.of("fedbpt", "bdpl", "icl", "an-old-method", "fed-bbpt", "zero-shot",
+                "centralised-bbt", "fedavg-bbt");
+        List<RunFolder> runs = new java.util.ArrayList<>();
+        for (String method : methods) {
+            runs.add(RunFolder.read(FakeRuns.run(dir.resolve(method), "sst2", "iid", method, 1, 0.5, 2, 2, 0.7,
+                    true)));
+        }
+        assertEquals(List.of("zero-shot", "icl", "bdpl", "centralised-bbt", "fed-bbpt", "fedavg-bbt", "fedbpt",
+                "an-old-method"), Grouping.of(runs).series().stream().map(Series::method).toList());
+    }
+
+    @Test
     void aKeyThatARunFolderPredatesCountsAsItsDefaultNotAsAVaryingParameter() {
         Path older = FakeRuns.run(dir.resolve("older"), "ag-news", "dirichlet", "fedavg-bbt", 1, 0.5, 2, 2, 0.7, true);
         Path newer = FakeRuns.run(dir.resolve("newer"), "ag-news", "dirichlet", "fedavg-bbt", 2, 0.5, 2, 2, 0.7, true);

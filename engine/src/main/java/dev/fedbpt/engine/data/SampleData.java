@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * A small balanced sentiment dataset written for this project (every sentence is original, none is taken from a
  * public corpus), so that the engine, examples and tests can run without downloading anything. 240 training and 120
  * test sentences, label 0 negative / 1 positive, some deliberately indirect (negations, mixed wording, understatement).
- * Pose it with {@link Tasks#SAMPLE_SENTIMENT}.
+ * Pose it with the shipped task file sample-sentiment.conf.
  */
 public final class SampleData {
     public static final String NAME = "sample-sentiment";

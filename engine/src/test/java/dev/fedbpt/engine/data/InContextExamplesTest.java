@@ -24,8 +24,8 @@ class InContextExamplesTest {
     @Test
     void writesTheFirstNDemonstrationsEachFollowedByItsLabelsDescription() {
         List<Example> demos = List.of(new Example("Awful. ", 0), new Example("Lovely.", 1));
-        assertEquals("Awful. It was terrible. Lovely. It was great.", InContextExamples.context(demos, Tasks.SST2, 2));
-        assertEquals("Awful. It was terrible.", InContextExamples.context(demos, Tasks.SST2, 1));
-        assertEquals("", InContextExamples.context(demos, Tasks.SST2, 0));
+        assertEquals("Awful. It was terrible. Lovely. It was great.", InContextExamples.context(demos, TestTasks.SST2, 2));
+        assertEquals("Awful. It was terrible.", InContextExamples.context(demos, TestTasks.SST2, 1));
+        assertEquals("", InContextExamples.context(demos, TestTasks.SST2, 0));
     }
 }

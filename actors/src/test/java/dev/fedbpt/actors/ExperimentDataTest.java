@@ -1,0 +1,68 @@
+package dev.fedbpt.actors;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import dev.fedbpt.config.TaskFiles;
+import dev.fedbpt.engine.data.Example;
+import dev.fedbpt.engine.data.TaskDefinition;
+import dev.fedbpt.inference.ModelTokenizer;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ExperimentDataTest {
+    /** Each word is a token: "a" is 10, "b" 11, ...; rows are [CLS]=1 ... [SEP]=2, cut to 8 tokens keeping [SEP]. */
+    private static final ModelTokenizer WORDS = new ModelTokenizer() {
+        @Override
+        public int[] encode(String text) {
+            String[] words = text.isBlank() ? new String[0] : text.strip().split(" ");
+            int n = Math.min(words.length, maxRowTokens() - 2);
+            int[] row = new int[n + 2];
+            row[0] = 1;
+            for (int i = 0; i < n; i++) {
+                row[i + 1] = 10 + words[i].charAt(0) - 'a';
+            }
+            row[n + 1] = 2;
+            return row;
+        }
+
+        @Override
+        public int maxRowTokens() {
+            return 8;
+        }
+
+        @Override
+        public int vocabularySize() {
+            return 100;
+        }
+
+        @Override
+        public int[] specialTokenIds() {
+            return new int[] {0, 1, 2};
+        }
+
+        @Override
+        public void close() {}
+    };
+
+    private static final TaskDefinition RTE = TaskFiles.load("rte");
+
+    @Test
+    void aPairIsOneRowInBertsPairLayout() {
+        int[] row = ExperimentData.encode(new Example(List.of("a b", "c"), 0), RTE, false, WORDS);
+        assertArrayEquals(new int[] {1, 10, 11, 2, 12, 2}, row);
+    }
+
+    @Test
+    void aLongPairIsCutLongestFirstKeepingEachSep() {
+        // 5 + 3 words: the first part loses its last words until [CLS] a b c [SEP] d e [SEP] (8 tokens) fits
+        int[] row = ExperimentData.encode(new Example(List.of("a b c d e", "f g h"), 0), RTE, false, WORDS);
+        assertArrayEquals(new int[] {1, 10, 11, 12, 2, 15, 16, 2}, row);
+    }
+
+    @Test
+    void aMaskedLmHeadReadsThePairInsideTheTemplate() {
+        int[] row = ExperimentData.encode(new Example(List.of("a", "b"), 0), RTE, true, WORDS);
+        // "a entailment? [MASK]. b": four words
+        assertArrayEquals(WORDS.encode("a entailment? [MASK]. b"), row);
+    }
+}
