@@ -62,7 +62,6 @@ class ExperimentDataTest {
     @Test
     void aMaskedLmHeadReadsThePairInsideTheTemplate() {
         int[] row = ExperimentData.encode(new Example(List.of("a", "b"), 0), RTE, true, WORDS);
-        // "a entailment? [MASK]. b": four words
-        assertArrayEquals(WORDS.encode("a entailment? [MASK]. b"), row);
+        assertArrayEquals(WORDS.encode("a[SEP]b entailment? [MASK]."), row);
     }
 }

@@ -57,7 +57,7 @@ class TaskFilesTest {
         assertEquals(List.of(TaskMetric.F1, TaskMetric.ACCURACY), mrpc.metrics());
         assertEquals(1, mrpc.positiveLabel());
         assertTrue(mrpc.pairs());
-        assertEquals("He came? <mask>, He arrived", mrpc.apply(new Example(List.of("He came", "He arrived"), 1),
+        assertEquals("He came[SEP]He arrived? <mask>,", mrpc.apply(new Example(List.of("He came", "He arrived"), 1),
                 "<mask>"));
         assertEquals(3, TaskFiles.load("mnli").numClasses());
         assertNull(TaskFiles.load("sst2").columns(), "sst2 has a reader of its own");

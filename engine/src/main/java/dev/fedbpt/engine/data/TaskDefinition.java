@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  *                          {@code {name}}
  * @param labelValues       each class's label as the data files write it, in class order
  * @param labelNames        each class's human name
- * @param template          masked-LM prompt with each input placeholder and one {@value #MASK} exactly once
+ * @param template          masked-LM prompt with each input placeholder and one {@value #MASK} exactly once (other
+ *                          text, [SEP] included, goes to the tokenizer as written)
  * @param labelWords        K verbalizer words whose logits at the mask position score the classes; written without
  *                          a leading space (a BPE tokenizer such as RoBERTa's needs the space-prefixed token, which is
  *                          the inference layer's business)
