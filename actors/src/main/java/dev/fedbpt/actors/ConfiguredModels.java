@@ -57,7 +57,7 @@ public final class ConfiguredModels implements ModelFactory {
 
     private static SyntheticModel synthetic(ExperimentConfig config) {
         return new SyntheticModel(SYNTHETIC_VOCABULARY, config.task().numClasses(),
-                config.search().dimension(), config.model().projectionSeed());
+                promptDimension(config), config.model().projectionSeed());
     }
 
     private static ModelSource source(ExperimentConfig.Model model) {
@@ -77,8 +77,16 @@ public final class ConfiguredModels implements ModelFactory {
             case PREPEND -> PromptSpec.Injection.PREPEND;
             case ADD_AFTER_LAYERNORM -> PromptSpec.Injection.ADD_AFTER_LAYERNORM;
         };
-        return new PromptSpec(config.model().promptLength(), config.search().dimension(),
+        return new PromptSpec(config.model().promptLength(), promptDimension(config),
                 config.model().projectionSeed(), injection);
+    }
+
+    /**
+     * d, the length of a continuous prompt z, which the projection A is built for when the model loads: the
+     * {@code search.dimension} setting (FedBPT's key; methods with other prompts leave A unused).
+     */
+    private static int promptDimension(ExperimentConfig config) {
+        return config.settings().integer("search.dimension");
     }
 
     private static Path existing(String file, String key) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.config.Profiles;
 import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.persistence.RoundIncidents;
@@ -186,13 +185,8 @@ public final class RunOutputs implements RunListener {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("experiment", config.experiment().name());
         result.put("method", config.experiment().method());
-        if (method.settingsSections().contains("search")) {
-            result.put("profile", ConfigLoader.valueName(config.search().profile()));
-            result.put("step_rule", ConfigLoader.valueName(config.search().stepRule()));
-            result.put("cmaes_variant", ConfigLoader.valueName(config.search().cmaesVariant()));
-            // Every item of the reading that produced this result, as configured (search.profile sets them all).
-            result.put("reading", Profiles.itemsOf(config));
-        }
+        // How the method was set up, as it says (FedBPT: the reading that produced this result, item by item).
+        result.putAll(method.resultFields());
         result.put("seed", config.experiment().seed());
         result.put("rounds_completed", state.roundsCompleted());
         boolean icl = config.experiment().traits().demonstrations();

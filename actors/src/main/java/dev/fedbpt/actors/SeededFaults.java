@@ -43,7 +43,8 @@ public final class SeededFaults implements FaultInjector {
     /** The injector a configuration asks for: {@link FaultInjector#NONE} when every rate is zero. */
     public static FaultInjector from(ExperimentConfig config) {
         return config.faults().any()
-                ? new SeededFaults(config.faults(), config.experiment().seed(), config.search().localIterations())
+                ? new SeededFaults(config.faults(), config.experiment().seed(),
+                        config.settings().integer("search.local-iterations"))
                 : FaultInjector.NONE;
     }
 

@@ -50,7 +50,7 @@ final class EngineTimings {
         settings = s;
         strategy = fedBpt(config).strategy();
         search = fedBpt(config).search();
-        GlobalState initial = strategy.initial(s.dimension(), config.search().sigma0());
+        GlobalState initial = strategy.initial(s.dimension(), config.settings().number("search.sigma0"));
         global = strategy.aggregate(initial, uploads(s, initial));
         try (ScoringModel model = new ConfiguredModels().load(config)) {
             data = PopulationBench.syntheticPopulation(s, s.population(), model, model.numClasses()).clientData().apply(0);

@@ -332,7 +332,7 @@ public final class PopulationBench {
         int rounds = WARMUP_ROUNDS + timedRounds + 1;
         ExperimentConfig config = config(s, population, sampled, rounds);
         long rowsPerRound = (long) sampled * s.rowsPerClient()
-                * ((long) s.localIterations() * s.lambda() * (config.search().perturbationRate() > 0 ? 2 : 1) + 1);
+                * ((long) s.localIterations() * s.lambda() * (config.settings().number("search.perturbation-rate") > 0 ? 2 : 1) + 1);
         Probe probe = new Probe(WARMUP_ROUNDS + timedRounds, rowsPerRound);
         Config overrides = ConfigFactory.empty();
         ModelFactory models = cfg -> new CountingModel(new ConfiguredModels().load(cfg), probe::onRows);

@@ -1,5 +1,6 @@
 package dev.fedbpt.cli;
 
+import dev.fedbpt.benchmarks.BenchCommands;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -20,6 +21,8 @@ public final class Main {
 
     public static int execute(String... args) {
         CommandLine commandLine = new CommandLine(new Main());
+        CommandLine bench = commandLine.getSubcommands().get("bench");
+        BenchCommands.all().forEach(bench::addSubcommand);
         commandLine.setExecutionExceptionHandler(new ErrorReporting());
         commandLine.setParameterExceptionHandler((ex, arguments) -> {
             ex.getCommandLine().getErr().println("fedbpt: " + ex.getMessage());

@@ -7,8 +7,11 @@ import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueFactory;
 import dev.fedbpt.engine.data.TaskDefinition;
 import dev.fedbpt.engine.method.Methods;
+import dev.fedbpt.engine.method.SettingException;
+import dev.fedbpt.engine.method.SettingsRules;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,7 +24,7 @@ import java.util.function.Function;
 
 /**
  * Loads an experiment: reference defaults, then an optional experiment file, then {@code KEY=VALUE} overrides
- * (keys relative to {@code fedbpt}, e.g. {@code search.sigma0=0.5}). Everything is validated up front.
+ * (keys relative to {@code fedbpt}, e.g. {@code experiment.rounds=20}). Everything is validated up front.
  */
 public final class ConfigLoader {
     public static final String ROOT = "fedbpt";
@@ -40,19 +43,40 @@ public final class ConfigLoader {
 
     /**
      * A run folder's stored configuration ({@code config.conf}), completed for this version as it ran
-     * ({@link Profiles#storedWithDefaults}), with {@code overrides} on top.
+     * ({@link #completeStored}), with {@code overrides} on top. A folder whose rules no longer exist is refused.
      */
     public static ExperimentConfig loadRunFolder(Path configFile, List<String> overrides) {
         Config reference = reference();
         Config stored = parseFile(configFile);
         rejectUnknownKeys(stored, reference);
-        if (!stored.hasPath("search.profile") && stored.hasPath("search.step-rule")
-                && "reference-code".equals(stored.getString("search.step-rule"))) {
-            throw new ConfigError(ROOT + ".search.step-rule", configFile + " ran fedbpt's first reading of the"
-                    + " reference code's step rule, with a clamp the reference code never applies; that rule no longer"
-                    + " exists, so this run cannot be continued (its results stay readable by `fedbpt report`)");
+        for (SettingsRules rules : Methods.settingsRules()) {
+            try {
+                rules.checkResumable(valuesOf(stored));
+            } catch (SettingException e) {
+                throw new ConfigError(ROOT + "." + e.key(), configFile + " " + e.getMessage());
+            }
         }
-        return withOverrides(Profiles.storedWithDefaults(stored), overrides, reference);
+        return withOverrides(completeStored(stored), overrides, reference);
+    }
+
+    /**
+     * A stored run folder's configuration (under {@code fedbpt}) completed for this version: a key the folder
+     * predates reads as what runs did before it existed, which is its default unless the method's rules say
+     * otherwise ({@link SettingsRules#beforeKeysExisted}); keys that follow another (a profile) are resolved.
+     */
+    public static Config completeStored(Config stored) {
+        Config completed = stored;
+        for (SettingsRules rules : Methods.settingsRules()) {
+            for (Map.Entry<String, String> missing : rules.beforeKeysExisted(valuesOf(stored)).entrySet()) {
+                completed = completed.withValue(missing.getKey(), ConfigValueFactory.fromAnyRef(missing.getValue()));
+            }
+        }
+        Config withDefaults = completed.withFallback(reference()).resolve();
+        try {
+            return applyRules(withDefaults);
+        } catch (ConfigError unknownValue) {
+            return withDefaults; // refused, naming the key, when the configuration is read
+        }
     }
 
     private static ExperimentConfig withOverrides(Config base, List<String> overrides, Config reference) {
@@ -61,10 +85,33 @@ public final class ConfigLoader {
             merged = parseOverride(override).withFallback(merged);
         }
         rejectUnknownKeys(merged, reference);
-        Config resolved = merged.resolve();
-        ExperimentConfig.Profile profile = new Reader(resolved).enumValue("search.profile",
-                ExperimentConfig.Profile.class);
-        return read(Profiles.resolve(resolved, profile));
+        return read(applyRules(merged.resolve()));
+    }
+
+    /** {@code config} with every value the methods' rules resolve (keys that follow a profile) written in. */
+    private static Config applyRules(Config config) {
+        Config resolved = config;
+        for (SettingsRules rules : Methods.settingsRules()) {
+            try {
+                for (Map.Entry<String, String> value : rules.resolve(valuesOf(config)).entrySet()) {
+                    resolved = resolved.withValue(value.getKey(), ConfigValueFactory.fromAnyRef(value.getValue()));
+                }
+            } catch (SettingException e) {
+                throw new ConfigError(ROOT + "." + e.key(), e.getMessage());
+            }
+        }
+        return resolved;
+    }
+
+    /** A key's value as written (null when absent or not a plain value). */
+    private static Function<String, String> valuesOf(Config config) {
+        return key -> {
+            try {
+                return config.hasPath(key) ? config.getString(key) : null;
+            } catch (ConfigException.WrongType e) {
+                return null;
+            }
+        };
     }
 
     /**
@@ -170,22 +217,14 @@ public final class ConfigLoader {
                 r.doubleIn("federation.quorum", 1e-9, 1.0),
                 r.positiveDuration("federation.round-deadline"),
                 r.intIn("federation.max-attempts", 1, 1000));
-        var search = new ExperimentConfig.Search(
-                r.intIn("search.dimension", 1, 100_000),
-                r.doubleIn("search.sigma0", 1e-12, 1e6),
-                r.intIn("search.local-iterations", 1, 100_000),
-                r.intIn("search.population", 2, 100_000),
-                r.doubleIn("search.perturbation-rate", 0.0, 0.99),
-                r.enumValue("search.profile", ExperimentConfig.Profile.class),
-                r.enumValue("search.step-rule", ExperimentConfig.StepRule.class),
-                r.enumValue("search.cmaes-variant", ExperimentConfig.CmaesVariant.class),
-                r.enumValue("search.server-cmaes", ExperimentConfig.ServerCmaes.class),
-                r.enumValue("search.uploaded-sigmas", ExperimentConfig.UploadedSigmas.class),
-                r.enumValue("search.client-start", ExperimentConfig.ClientStart.class),
-                r.enumValue("search.client-ranking", ExperimentConfig.ClientRanking.class),
-                r.enumValue("search.perturbation-mask", ExperimentConfig.PerturbationMask.class),
-                r.enumValue("search.fedavg-weights", ExperimentConfig.FedAvgWeights.class),
-                r.enumValue("search.fedavg-paths", ExperimentConfig.FedAvgPaths.class));
+        // The methods' own sections, checked by their rules whatever the method: a run never meets a bad value.
+        for (SettingsRules rules : Methods.settingsRules()) {
+            try {
+                rules.validate(new HoconSettings(c));
+            } catch (SettingException e) {
+                throw new ConfigError(ROOT + "." + e.key(), e.getMessage());
+            }
+        }
         var model = new ExperimentConfig.Model(
                 r.enumValue("model.backend", ExperimentConfig.Backend.class),
                 r.oneOf("model.bundled", ExperimentConfig.BUNDLED_MODELS.toArray(String[]::new)),
@@ -218,7 +257,7 @@ public final class ConfigLoader {
                 r.doubleIn("faults.score-corruption-rate", 0.0, 1.0));
         String hocon = ConfigFactory.empty().withValue(ROOT, c.root()).root()
                 .render(ConfigRenderOptions.concise().setFormatted(true).setJson(false));
-        return new ExperimentConfig(experiment, data, federation, search, model, pool, persistence, faults, hocon);
+        return new ExperimentConfig(experiment, data, federation, model, pool, persistence, faults, hocon);
     }
 
     /** An option as configuration files spell it: {@code LIGHT_COPY} is {@code light-copy}. */

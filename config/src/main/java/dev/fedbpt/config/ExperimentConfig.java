@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigRenderOptions;
 import dev.fedbpt.engine.data.TaskDefinition;
+import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.Methods;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,6 @@ public record ExperimentConfig(
         Experiment experiment,
         Data data,
         Federation federation,
-        Search search,
         Model model,
         Pool pool,
         Persistence persistence,
@@ -139,38 +139,6 @@ public record ExperimentConfig(
 
     public enum Split { IID, DIRICHLET }
 
-    /** Which reading of FedBPT and FedAvg-BBT runs; each item below is one of its choices ({@link Profiles}). */
-    public enum Profile { PAPER, REFERENCE_CODE }
-
-    public enum StepRule { PAPER_EQ6, REFERENCE_CODE }
-
-    /**
-     * The clients' local CMA-ES: Hansen's 2016 tutorial, pycma 3.4.0 with its defaults, or mirrored sampling with
-     * Hansen and Ros's active update.
-     */
-    public enum CmaesVariant { TUTORIAL, PYCMA, MIRRORED_ACTIVE }
-
-    /** FedBPT's server CMA-ES: the tutorial's with Appendix A's weights, or pycma's as the reference code builds it. */
-    public enum ServerCmaes { TUTORIAL, PYCMA }
-
-    /** The local sigmas a client uploads: those its iterations sampled with, or those after each update. */
-    public enum UploadedSigmas { USED, AFTER_TELL }
-
-    /** What a client's local search starts from each round. */
-    public enum ClientStart { GLOBAL_STATE, LIGHT_COPY }
-
-    /** What FedBPT's server ranks the clients' uploads by. */
-    public enum ClientRanking { CLEAN_LOSS, RATIO_FITNESS }
-
-    /** How the perturbed copy of a client's data is drawn. */
-    public enum PerturbationMask { PER_ITERATION, PER_ROUND }
-
-    /** How FedAvg-BBT weights the clients' states. */
-    public enum FedAvgWeights { SAMPLES, UNIFORM }
-
-    /** What FedAvg-BBT's server does with the clients' evolution paths: averages them, or resets them to zero. */
-    public enum FedAvgPaths { AVERAGE, RESET }
-
     /** How the prompt enters the model. */
     public enum PromptInjection { PREPEND, ADD_AFTER_LAYERNORM }
 
@@ -184,7 +152,7 @@ public record ExperimentConfig(
 
     public enum Backend { ONNX, SYNTHETIC }
 
-    /** @param method a name in the method registry ({@link Methods}), e.g. "fedbpt" */
+    /** @param method a name in the method registry ({@link Methods}) */
     public record Experiment(String name, long seed, String method, int rounds, int evalEvery) {
         /** What the framework must know of the method before building it. */
         public MethodTraits traits() {
@@ -207,6 +175,11 @@ public record ExperimentConfig(
                        Split split, double dirichletAlpha, int testLimit, EvalSplit evalSplit, int devPerClass,
                        int iclExamples, TaskDefinition definition) {}
 
+    /** Every resolved value by key, as the methods read them (their own sections included). */
+    public MethodSettings settings() {
+        return new HoconSettings(ConfigFactory.parseString(resolvedHocon).getConfig(ConfigLoader.ROOT));
+    }
+
     /** The experiment's task: inputs, labels, template and metrics. */
     public TaskDefinition task() {
         return data.definition();
@@ -214,12 +187,6 @@ public record ExperimentConfig(
 
     public record Federation(int clients, double sampleFraction, double quorum, Duration roundDeadline,
                              int maxAttempts) {}
-
-    public record Search(int dimension, double sigma0, int localIterations, int population,
-                         double perturbationRate, Profile profile, StepRule stepRule, CmaesVariant cmaesVariant,
-                         ServerCmaes serverCmaes, UploadedSigmas uploadedSigmas, ClientStart clientStart,
-                         ClientRanking clientRanking, PerturbationMask perturbationMask, FedAvgWeights fedAvgWeights,
-                         FedAvgPaths fedAvgPaths) {}
 
     public record Model(Backend backend, String bundled, String onnx, String tokenizer, Head head,
                         double temperature, int promptLength, PromptInjection promptInjection, long projectionSeed,

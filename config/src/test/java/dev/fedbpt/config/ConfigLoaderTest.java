@@ -21,11 +21,11 @@ class ConfigLoaderTest {
     void defaultsLoadAndAreValid() {
         ExperimentConfig config = ConfigLoader.loadDefaults();
         assertEquals("fedbpt", config.experiment().method());
-        assertEquals(500, config.search().dimension());
-        assertEquals(ExperimentConfig.StepRule.PAPER_EQ6, config.search().stepRule());
-        assertEquals(ExperimentConfig.FedAvgPaths.AVERAGE, config.search().fedAvgPaths());
-        assertEquals(ExperimentConfig.FedAvgPaths.RESET,
-                ConfigLoader.load(null, List.of("search.fedavg-paths=reset")).search().fedAvgPaths());
+        assertEquals(500, config.settings().integer("search.dimension"));
+        assertEquals("paper-eq6", config.settings().text("search.step-rule"));
+        assertEquals("average", config.settings().text("search.fedavg-paths"));
+        assertEquals("reset", ConfigLoader.load(null, List.of("search.fedavg-paths=reset")).settings()
+                .text("search.fedavg-paths"));
         assertEquals(Duration.ofMinutes(10), config.federation().roundDeadline());
     }
 
@@ -35,7 +35,7 @@ class ConfigLoaderTest {
         Files.writeString(file, "fedbpt { experiment.rounds = 7, search.sigma0 = 0.5, experiment.method = fedavg-bbt }");
         ExperimentConfig config = ConfigLoader.load(file, List.of("experiment.rounds=9", "fedbpt.data.dir=/tmp/x:y"));
         assertEquals(9, config.experiment().rounds());
-        assertEquals(0.5, config.search().sigma0());
+        assertEquals(0.5, config.settings().number("search.sigma0"));
         assertEquals("fedavg-bbt", config.experiment().method());
         assertEquals("/tmp/x:y", config.data().dir());
     }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fedbpt.engine.method.MethodSettings;
+import dev.fedbpt.engine.method.Methods;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,12 +22,13 @@ class ProfilesTest {
     @Test
     void paperIsTheDefaultAndEveryItemFollowsIt() {
         ExperimentConfig config = ConfigLoader.loadDefaults();
-        assertEquals(ExperimentConfig.Profile.PAPER, config.search().profile());
-        assertEquals(ExperimentConfig.StepRule.PAPER_EQ6, config.search().stepRule());
-        assertEquals(ExperimentConfig.CmaesVariant.TUTORIAL, config.search().cmaesVariant());
-        assertEquals(ExperimentConfig.UploadedSigmas.USED, config.search().uploadedSigmas());
-        assertEquals(ExperimentConfig.ClientStart.GLOBAL_STATE, config.search().clientStart());
-        assertEquals(ExperimentConfig.FedAvgWeights.SAMPLES, config.search().fedAvgWeights());
+        MethodSettings s = config.settings();
+        assertEquals("paper", s.text("search.profile"));
+        assertEquals("paper-eq6", s.text("search.step-rule"));
+        assertEquals("tutorial", s.text("search.cmaes-variant"));
+        assertEquals("used", s.text("search.uploaded-sigmas"));
+        assertEquals("global-state", s.text("search.client-start"));
+        assertEquals("samples", s.text("search.fedavg-weights"));
         assertEquals(ExperimentConfig.PromptInjection.PREPEND, config.model().promptInjection());
     }
 
@@ -33,26 +36,31 @@ class ProfilesTest {
     void referenceCodeSetsEveryItemAndAKeyStillOverridesItsItem() {
         ExperimentConfig config = ConfigLoader.load(null, List.of("search.profile=reference-code",
                 "search.client-ranking=clean-loss"));
-        ExperimentConfig.Search s = config.search();
-        assertEquals(ExperimentConfig.StepRule.REFERENCE_CODE, s.stepRule());
-        assertEquals(ExperimentConfig.CmaesVariant.PYCMA, s.cmaesVariant());
-        assertEquals(ExperimentConfig.ServerCmaes.PYCMA, s.serverCmaes());
-        assertEquals(ExperimentConfig.UploadedSigmas.USED, s.uploadedSigmas());
-        assertEquals(ExperimentConfig.ClientStart.LIGHT_COPY, s.clientStart());
-        assertEquals(ExperimentConfig.ClientRanking.CLEAN_LOSS, s.clientRanking(), "the key wins over the profile");
-        assertEquals(ExperimentConfig.PerturbationMask.PER_ROUND, s.perturbationMask());
-        assertEquals(ExperimentConfig.FedAvgWeights.UNIFORM, s.fedAvgWeights());
-        assertEquals(ExperimentConfig.FedAvgPaths.RESET, s.fedAvgPaths());
+        MethodSettings s = config.settings();
+        assertEquals("reference-code", s.text("search.step-rule"));
+        assertEquals("pycma", s.text("search.cmaes-variant"));
+        assertEquals("pycma", s.text("search.server-cmaes"));
+        assertEquals("used", s.text("search.uploaded-sigmas"));
+        assertEquals("light-copy", s.text("search.client-start"));
+        assertEquals("clean-loss", s.text("search.client-ranking"), "the key wins over the profile");
+        assertEquals("per-round", s.text("search.perturbation-mask"));
+        assertEquals("uniform", s.text("search.fedavg-weights"));
+        assertEquals("reset", s.text("search.fedavg-paths"));
         assertEquals(ExperimentConfig.PromptInjection.ADD_AFTER_LAYERNORM, config.model().promptInjection());
-        Map<String, String> items = Profiles.itemsOf(config);
+        // result.json's record of the reading: every item a profile sets, as the run uses it
+        @SuppressWarnings("unchecked")
+        Map<String, String> items = (Map<String, String>) Methods.create("fedbpt", s).resultFields().get("reading");
         assertEquals("clean-loss", items.get("search.client-ranking"));
-        assertEquals(Profiles.items(), items.keySet());
+        assertEquals("add-after-layernorm", items.get("model.prompt-injection"));
+        assertEquals(10, items.size());
+        assertEquals("reference-code", Methods.create("fedbpt", s).resultFields().get("profile"));
+        assertEquals(Map.of(), Methods.create("zero-shot", s).resultFields(), "a baseline reads no reading");
     }
 
     @Test
     void aStoredConfigurationRecordsResolvedValuesNotTheWordProfile() throws IOException {
         ExperimentConfig config = ConfigLoader.load(null, List.of("search.profile=reference-code"));
-        assertFalse(config.resolvedHocon().contains("\"" + Profiles.FROM_PROFILE + "\""), config.resolvedHocon());
+        assertFalse(config.resolvedHocon().contains("\"profile\""), config.resolvedHocon());
         Path stored = dir.resolve("config.conf");
         Files.writeString(stored, config.resolvedHocon());
         assertEquals(config, ConfigLoader.loadRunFolder(stored, List.of()));
@@ -68,10 +76,10 @@ class ProfilesTest {
         Path stored = dir.resolve("config.conf");
         Files.writeString(stored, before);
         ExperimentConfig old = ConfigLoader.loadRunFolder(stored, List.of());
-        assertEquals(ExperimentConfig.UploadedSigmas.AFTER_TELL, old.search().uploadedSigmas(),
+        assertEquals("after-tell", old.settings().text("search.uploaded-sigmas"),
                 "clients uploaded the sigma after each update before the fix");
-        assertEquals(ExperimentConfig.Profile.PAPER, old.search().profile());
-        assertEquals(ExperimentConfig.ClientStart.GLOBAL_STATE, old.search().clientStart());
+        assertEquals("paper", old.settings().text("search.profile"));
+        assertEquals("global-state", old.settings().text("search.client-start"));
         assertEquals(ExperimentConfig.PromptInjection.PREPEND, old.model().promptInjection());
         // A new run of the same settings is another experiment: the sigma list differs.
         assertFalse(old.experimentHocon().equals(ConfigLoader.loadDefaults().experimentHocon()));

@@ -5,7 +5,7 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigValue;
-import dev.fedbpt.config.Profiles;
+import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.RunLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -157,7 +157,7 @@ public record RunFolder(Path directory, SortedMap<String, String> settings, List
         Config config;
         try {
             // A folder written before a key existed ran with its default, as resuming it would.
-            config = Profiles.storedWithDefaults(root.getConfig("fedbpt"));
+            config = ConfigLoader.completeStored(root.getConfig("fedbpt"));
         } catch (ConfigException e) {
             throw new ReportInputException(file, 0, "fedbpt must be an object: " + e.getMessage(), e);
         }

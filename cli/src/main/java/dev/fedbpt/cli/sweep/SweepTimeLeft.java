@@ -8,6 +8,8 @@ import dev.fedbpt.cli.sweep.SweepPlan.Cell;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.RunLayout;
+import dev.fedbpt.engine.method.Methods;
+import dev.fedbpt.engine.method.SettingsRules;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,12 +34,10 @@ import java.util.stream.Stream;
  */
 public final class SweepTimeLeft {
     /**
-     * Keys (under {@code fedbpt.}) that change a run's numbers but not how many rows of what length a round scores;
-     * of the perturbation rate, only whether it is 0 counts (no perturbed rows then).
+     * Keys (under {@code fedbpt.}) that change a run's numbers but not how many rows of what length a round scores:
+     * the framework's, and those the methods' rules name ({@link SettingsRules#sameWorkKeys}).
      */
-    static final List<String> SAME_WORK_KEYS = List.of("experiment.seed", "data.split", "data.dirichlet-alpha",
-            "search.perturbation-rate", "search.step-rule", "search.cmaes-variant", "search.fedavg-paths",
-            "search.sigma0", "model.temperature", "model.projection-seed");
+    static final List<String> SAME_WORK_KEYS = sameWorkKeys();
     private static final String METRICS_FILE = RunLayout.METRICS_FILE;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -155,13 +155,22 @@ public final class SweepTimeLeft {
                 || SameRun.earlierTwin(cell, cells).filter(selected::contains).isPresent();
     }
 
+    private static List<String> sameWorkKeys() {
+        List<String> keys = new ArrayList<>(List.of("experiment.seed", "data.split", "data.dirichlet-alpha",
+                "model.temperature", "model.projection-seed"));
+        Methods.settingsRules().forEach(rules -> keys.addAll(rules.sameWorkKeys()));
+        return List.copyOf(keys);
+    }
+
     private static String workIdentity(Cell cell) {
         List<String> keys = new ArrayList<>(SAME_WORK_KEYS);
         if (cell.config().experiment().traits().runsRounds()) {
             keys.add("experiment.method");
         }
-        boolean perturbs = cell.config().search().perturbationRate() > 0;
-        return cell.config().identityWithout(keys) + (perturbs ? " perturbed" : " clean");
+        StringBuilder identity = new StringBuilder(cell.config().identityWithout(keys));
+        Methods.settingsRules().forEach(rules -> identity.append(' ').append(rules.workClass(cell.config()
+                .settings())));
+        return identity.toString();
     }
 
     /** The wall times of the rounds a folder's metrics.jsonl records; none when it is missing or unreadable. */

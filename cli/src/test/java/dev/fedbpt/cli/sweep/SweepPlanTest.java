@@ -80,7 +80,7 @@ class SweepPlanTest {
         ExperimentConfig ablation = plan.cells().get(9).config();
         assertEquals("small-rp0.2", ablation.experiment().name());
         assertEquals(3, ablation.experiment().rounds());
-        assertEquals(0.2, ablation.search().perturbationRate());
+        assertEquals(0.2, ablation.settings().number("search.perturbation-rate"));
         assertEquals(ExperimentConfig.Split.DIRICHLET, ablation.data().split());
         ExperimentConfig big = plan.cells().get(6).config();
         assertEquals("fedavg-bbt", big.experiment().method());

@@ -9,6 +9,7 @@ import dev.fedbpt.engine.method.MethodState;
 import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.engine.method.Upload;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,11 +30,18 @@ public final class FedBptMethod implements FederatedMethod {
     private final int dimension;
     private final double sigma0;
     private final boolean runsRounds;
+    private final Map<String, Object> resultFields;
     private GlobalState startFor;
     private AskTell start;
 
     public FedBptMethod(String name, ServerStrategy strategy, ClientSearchConfig search, int dimension,
                         double sigma0, boolean runsRounds) {
+        this(name, strategy, search, dimension, sigma0, runsRounds, Map.of());
+    }
+
+    /** @param resultFields what result.json records of the reading this method runs ({@link #resultFields()}) */
+    public FedBptMethod(String name, ServerStrategy strategy, ClientSearchConfig search, int dimension,
+                        double sigma0, boolean runsRounds, Map<String, Object> resultFields) {
         if (name == null || strategy == null || search == null) {
             throw new IllegalArgumentException("name, strategy and search must not be null");
         }
@@ -46,6 +54,12 @@ public final class FedBptMethod implements FederatedMethod {
         this.dimension = dimension;
         this.sigma0 = sigma0;
         this.runsRounds = runsRounds;
+        this.resultFields = Collections.unmodifiableMap(new LinkedHashMap<>(resultFields));
+    }
+
+    @Override
+    public Map<String, Object> resultFields() {
+        return resultFields;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.Methods;
 import java.util.List;
+import java.util.Map;
 
 /**
  * This package's entries in the method registry, built from the {@code search} settings (which
@@ -32,8 +33,10 @@ public final class FedBptMethods {
     }
 
     private static FedBptMethod method(String name, ServerStrategy strategy, MethodSettings s, boolean rounds) {
+        // The reading is recorded for the methods that search; the baselines read none of it.
         return new FedBptMethod(name, strategy, clientSearch(s, strategy.needsLocalStates()),
-                s.integer("search.dimension"), s.number("search.sigma0"), rounds);
+                s.integer("search.dimension"), s.number("search.sigma0"), rounds,
+                rounds ? FedBptSettings.reading(s) : Map.of());
     }
 
     static FedBptStrategy fedBptStrategy(MethodSettings s) {

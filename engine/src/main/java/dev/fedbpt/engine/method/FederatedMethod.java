@@ -28,6 +28,11 @@ public interface FederatedMethod {
         return List.of();
     }
 
+    /** What result.json records of how this run was set up, beyond the framework's fields (e.g. FedBPT's reading). */
+    default Map<String, Object> resultFields() {
+        return Map.of();
+    }
+
     /** The global state before the first round. */
     MethodState initialize();
 

@@ -4,6 +4,7 @@ import dev.fedbpt.engine.fedbbpt.FedBbptMethods;
 import dev.fedbpt.engine.fedbbpt.FedBbptPayloads;
 import dev.fedbpt.engine.fedbpt.CmaesPayloads;
 import dev.fedbpt.engine.fedbpt.FedBptMethods;
+import dev.fedbpt.engine.fedbpt.FedBptSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ public final class Methods {
 
     private static final Map<String, Entry> METHODS = new LinkedHashMap<>();
     private static final Map<String, PayloadCodec> CODECS = new LinkedHashMap<>();
+    private static final List<SettingsRules> RULES = List.of(new FedBptSettings());
 
     static {
         FedBptMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
@@ -41,6 +43,11 @@ public final class Methods {
     /** Registered method names, in registration order (reports colour methods in this order). */
     public static List<String> names() {
         return new ArrayList<>(METHODS.keySet());
+    }
+
+    /** The rules of every method package's settings, which the configuration applies whatever the method. */
+    public static List<SettingsRules> settingsRules() {
+        return RULES;
     }
 
     /** @throws IllegalArgumentException naming the known methods when {@code name} is not one of them */

@@ -1,0 +1,55 @@
+package dev.fedbpt.engine.method;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * What a method package says about the configuration keys it owns, so that the configuration module can load,
+ * check and store them without knowing them: keys whose value follows another key (a profile), what a stored run
+ * folder's missing keys ran with, which stored runs cannot continue, and the ranges of every value. Keys are under
+ * {@code fedbpt.}; values are read and returned as the configuration writes them (strings). Registered in
+ * {@link Methods#settingsRules()}.
+ */
+public interface SettingsRules {
+    /**
+     * The values that replace those that follow another key.
+     *
+     * @param value a key's configured value, or null when the key is absent
+     * @throws SettingException when the key they follow has a value these rules do not know
+     */
+    Map<String, String> resolve(Function<String, String> value);
+
+    /**
+     * For a run folder's stored configuration: the values its missing keys ran with when those were not yet the
+     * defaults (a key added later defaults to what runs did before it existed, unless named here).
+     *
+     * @param stored a key's stored value, or null when the folder predates the key
+     */
+    default Map<String, String> beforeKeysExisted(Function<String, String> stored) {
+        return Map.of();
+    }
+
+    /**
+     * Refuses a stored configuration that this version cannot continue (a rule that no longer exists).
+     *
+     * @throws SettingException naming the key, saying why
+     */
+    default void checkResumable(Function<String, String> stored) {}
+
+    /** Checks every value these rules own (after {@link #resolve}); {@link SettingException} names the key. */
+    void validate(MethodSettings settings);
+
+    /**
+     * Keys these rules own that change a run's numbers but not how many rows of what length a round scores (for
+     * estimating a sweep's time from runs like its cells).
+     */
+    default List<String> sameWorkKeys() {
+        return List.of();
+    }
+
+    /** What besides its keys decides a round's work when one of {@link #sameWorkKeys} is not enough (e.g. zero). */
+    default String workClass(MethodSettings settings) {
+        return "";
+    }
+}
