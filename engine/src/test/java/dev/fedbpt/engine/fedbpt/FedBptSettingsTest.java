@@ -1,0 +1,76 @@
+package dev.fedbpt.engine.fedbpt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fedbpt.engine.method.MethodSettings;
+import dev.fedbpt.engine.method.SettingException;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The profile table and the rules for older run folders, on plain key/value maps (no configuration library). */
+class FedBptSettingsTest {
+    private final FedBptSettings rules = new FedBptSettings();
+
+    @Test
+    void keysSetToProfileTakeTheProfilesValueAndOthersKeepTheirs() {
+        Map<String, String> values = new HashMap<>();
+        values.put("search.profile", "reference-code");
+        values.put("search.step-rule", "profile");
+        values.put("search.client-ranking", "clean-loss");
+        values.put("model.prompt-injection", "profile");
+        Map<String, String> resolved = rules.resolve(values::get);
+        assertEquals(Map.of("search.step-rule", "reference-code", "model.prompt-injection", "add-after-layernorm"),
+                resolved);
+    }
+
+    @Test
+    void anUnknownProfileNamesTheKey() {
+        Map<String, String> values = Map.of("search.profile", "nvflare", "search.step-rule", "profile");
+        SettingException e = assertThrows(SettingException.class, () -> rules.resolve(values::get));
+        assertEquals("search.profile", e.key());
+        assertTrue(e.getMessage().contains("paper, reference-code"), e.getMessage());
+    }
+
+    @Test
+    void aFolderFromBeforeProfilesRanThePaperReadingWithTheSigmasAfterEachUpdate() {
+        assertEquals(Map.of("search.profile", "paper", "search.uploaded-sigmas", "after-tell"),
+                rules.beforeKeysExisted(Map.of("search.step-rule", "paper-eq6")::get));
+        assertEquals(Map.of(), rules.beforeKeysExisted(Map.of("search.profile", "paper")::get));
+        SettingException clamp = assertThrows(SettingException.class,
+                () -> rules.checkResumable(Map.of("search.step-rule", "reference-code")::get));
+        assertEquals("search.step-rule", clamp.key());
+        rules.checkResumable(Map.of("search.profile", "reference-code", "search.step-rule", "reference-code")::get);
+    }
+
+    @Test
+    void aZeroPerturbationRateIsOtherWork() {
+        assertEquals("clean", rules.workClass(new MapSettings(Map.of("search.perturbation-rate", "0"))));
+        assertEquals("perturbed", rules.workClass(new MapSettings(Map.of("search.perturbation-rate", "0.5"))));
+    }
+
+    private record MapSettings(Map<String, String> values) implements MethodSettings {
+        @Override
+        public int integer(String key) {
+            return Integer.parseInt(values.get(key));
+        }
+
+        @Override
+        public double number(String key) {
+            return Double.parseDouble(values.get(key));
+        }
+
+        @Override
+        public String text(String key) {
+            return values.get(key);
+        }
+
+        @Override
+        public <E extends Enum<E>> E choice(String key, Class<E> type) {
+            return Enum.valueOf(type, text(key).toUpperCase(Locale.ROOT).replace('-', '_'));
+        }
+    }
+}
