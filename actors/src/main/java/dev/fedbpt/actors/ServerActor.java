@@ -15,6 +15,7 @@ import akka.persistence.typed.javadsl.EventHandler;
 import akka.persistence.typed.javadsl.EventSourcedBehavior;
 import akka.persistence.typed.javadsl.RetentionCriteria;
 import akka.persistence.typed.javadsl.SignalHandler;
+import dev.fedbpt.actors.cluster.ClientPlacement;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.method.ClientMemory;
 import dev.fedbpt.engine.method.ClientSampler;
@@ -31,11 +32,8 @@ import dev.fedbpt.persistence.ServerEvent;
 import dev.fedbpt.persistence.ServerState;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -120,10 +118,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private long lateResults;
     /** Faults other cluster members reported since the last round closed. */
     private RoundIncidents faultsElsewhere = RoundIncidents.NONE;
-    /** Where each client of the open round runs (cluster member address), as the clients reported it. */
-    private final Map<Integer, String> nodeOfClient = new HashMap<>();
-    /** Members removed during the open round attempt: a client that reports a start there is dropped at once. */
-    private final Set<String> lostNodes = new HashSet<>();
+    /** Where each client of the open round runs, and which members were removed (cluster runs only). */
+    private final ClientPlacement placement = new ClientPlacement();
     /** What every client of the open round attempt receives (the method configures it once per dispatch). */
     private Downlink downlink;
 
@@ -273,8 +269,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private void dispatch(OpenRound open, ServerState state) {
         roundStartNanos = System.nanoTime();
         roundForwardRows = 0;
-        nodeOfClient.clear();
-        lostNodes.clear();
+        placement.reset();
         MethodState global = state.global();
         downlink = method.configure(global, RoundNumbers.index(open.round()));
         // What the aggregation can compute ahead (FedBPT: an O(d^3) decomposition) runs while the clients work,
@@ -336,8 +331,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         if (open == null || open.round() != started.round() || open.attempt() != started.attempt()) {
             return Effect().none();
         }
-        nodeOfClient.put(started.clientId(), started.node());
-        if (lostNodes.contains(started.node()) && open.isSampled(started.clientId())
+        if (placement.started(started.clientId(), started.node()) && open.isSampled(started.clientId())
                 && !open.hasAnswered(started.clientId())) {
             return Effect().persist(droppedWithMember(open, started.clientId(), started.node()))
                     .thenRun(this::closeIfAllAnswered);
@@ -348,14 +342,13 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private Effect<ServerEvent, ServerState> onClientStopped(ServerState state, ClientStopped stopped) {
         OpenRound open = state.open();
         if (open != null && open.round() == stopped.round() && open.attempt() == stopped.attempt()) {
-            nodeOfClient.remove(stopped.clientId()); // the next re-send reaches it where its shard now lives
+            placement.stopped(stopped.clientId());
         }
         return Effect().none();
     }
 
     private static ServerEvent.ClientDropped droppedWithMember(OpenRound open, int clientId, String node) {
-        return new ServerEvent.ClientDropped(open.round(), clientId,
-                "its cluster member " + node + " was removed from the cluster mid-round");
+        return new ServerEvent.ClientDropped(open.round(), clientId, ClientPlacement.dropReason(node));
     }
 
     /** The clients that started on a removed member are dropped now rather than at the round's deadline. */
@@ -364,12 +357,9 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         if (open == null) {
             return Effect().none();
         }
-        lostNodes.add(lost.node());
         List<ServerEvent> drops = new ArrayList<>();
-        for (int clientId : open.pending()) {
-            if (lost.node().equals(nodeOfClient.get(clientId))) {
-                drops.add(droppedWithMember(open, clientId, lost.node()));
-            }
+        for (int clientId : placement.lost(lost.node(), open.pending())) {
+            drops.add(droppedWithMember(open, clientId, lost.node()));
         }
         if (drops.isEmpty()) {
             return Effect().none();
@@ -389,10 +379,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
             timers.cancel("resend");
             return Effect().none();
         }
-        for (int clientId : open.pending()) {
-            if (!nodeOfClient.containsKey(clientId)) {
-                sendRound(clientId, open, state);
-            }
+        for (int clientId : placement.unconfirmed(open.pending())) {
+            sendRound(clientId, open, state);
         }
         return Effect().none();
     }
