@@ -23,9 +23,12 @@ public final class JournalSettings {
         return "jdbc:h2:file:" + base + ";WRITE_DELAY=0;TRACE_LEVEL_FILE=0;RETENTION_TIME=0";
     }
 
+    /** The journal's database file name in a run folder (H2's MVStore file of the JDBC URL below). */
+    public static final String DATABASE_FILE = "journal.mv.db";
+
     /** The journal's database file, which exists once a run has started in the folder. */
     public static Path databaseFile(Path runDirectory) {
-        return runDirectory.toAbsolutePath().resolve("journal.mv.db");
+        return runDirectory.toAbsolutePath().resolve(DATABASE_FILE);
     }
 
     public static Config forRunDirectory(Path runDirectory) {

@@ -67,7 +67,7 @@ final class AblationPlots {
                 meanX.add(x);
                 meanY.add(stats.mean());
             }
-            for (RunFolder run : series.finishedRuns()) {
+            for (RunRecord run : series.finishedRuns()) {
                 if (run.finalAccuracy() != null && Double.isFinite(run.finalAccuracy())) {
                     seedX.add(x);
                     seedY.add(run.finalAccuracy());

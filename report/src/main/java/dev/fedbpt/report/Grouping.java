@@ -33,9 +33,9 @@ public record Grouping(List<Series> series, List<String> varyingKeys) {
         varyingKeys = List.copyOf(varyingKeys);
     }
 
-    public static Grouping of(List<RunFolder> runs) {
-        Map<List<String>, List<RunFolder>> byMethod = new LinkedHashMap<>();
-        for (RunFolder run : runs) {
+    public static Grouping of(List<RunRecord> runs) {
+        Map<List<String>, List<RunRecord>> byMethod = new LinkedHashMap<>();
+        for (RunRecord run : runs) {
             byMethod.computeIfAbsent(List.of(run.task(), run.split(), run.method()), k -> new ArrayList<>()).add(run);
         }
         Map<List<String>, Set<String>> varyingByMethod = new HashMap<>();
@@ -46,8 +46,8 @@ public record Grouping(List<Series> series, List<String> varyingKeys) {
             varying.addAll(keys);
         });
 
-        Map<List<String>, List<RunFolder>> bySeries = new LinkedHashMap<>();
-        for (RunFolder run : runs) {
+        Map<List<String>, List<RunRecord>> bySeries = new LinkedHashMap<>();
+        for (RunRecord run : runs) {
             List<String> key = new ArrayList<>(List.of(run.task(), run.split(), run.method()));
             for (String parameter : varying) {
                 key.add(run.settings().getOrDefault(parameter, ""));
@@ -56,15 +56,15 @@ public record Grouping(List<Series> series, List<String> varyingKeys) {
         }
         List<Series> series = new ArrayList<>();
         bySeries.forEach((key, group) -> {
-            RunFolder first = group.get(0);
+            RunRecord first = group.get(0);
             SortedMap<String, String> parameters = new TreeMap<>();
             for (String parameter : varying) {
                 parameters.put(parameter, first.settings().getOrDefault(parameter, ""));
             }
             List<String> labelKeys = List.copyOf(
                     varyingByMethod.get(List.of(first.task(), first.split(), first.method())));
-            List<RunFolder> sorted = new ArrayList<>(group);
-            sorted.sort(Comparator.comparing(RunFolder::seed, Grouping::compareValues));
+            List<RunRecord> sorted = new ArrayList<>(group);
+            sorted.sort(Comparator.comparing(RunRecord::seed, Grouping::compareValues));
             series.add(new Series(first.task(), first.split(), first.method(), parameters, labelKeys, sorted));
         });
         series.sort(seriesOrder(List.copyOf(varying)));
@@ -116,16 +116,16 @@ public record Grouping(List<Series> series, List<String> varyingKeys) {
         }
     }
 
-    private static Set<String> varyingAmong(List<RunFolder> runs) {
+    private static Set<String> varyingAmong(List<RunRecord> runs) {
         Set<String> keys = new TreeSet<>();
-        for (RunFolder run : runs) {
+        for (RunRecord run : runs) {
             keys.addAll(run.settings().keySet());
         }
         keys.removeIf(Grouping::ignored);
         Set<String> varying = new TreeSet<>();
         for (String key : keys) {
             Set<String> values = new TreeSet<>();
-            for (RunFolder run : runs) {
+            for (RunRecord run : runs) {
                 values.add(run.settings().getOrDefault(key, ""));
             }
             if (values.size() > 1) {

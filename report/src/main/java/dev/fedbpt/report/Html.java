@@ -21,7 +21,7 @@ final class Html {
 
     private Html() {}
 
-    static String page(List<Path> inputs, List<RunFolder> runs, Grouping grouping, List<Table> tables,
+    static String page(List<Path> inputs, List<RunRecord> runs, Grouping grouping, List<Table> tables,
                        List<Plots.Plot> ablationPlots, List<Plots.Plot> plots, Path outDir) {
         StringBuilder html = new StringBuilder();
         html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
@@ -71,7 +71,7 @@ final class Html {
                 .append("\" width=\"").append(Plots.WIDTH).append("\" height=\"").append(Plots.HEIGHT).append("\">\n");
     }
 
-    private static Table runsTable(List<RunFolder> runs, Path outDir) {
+    private static Table runsTable(List<RunRecord> runs, Path outDir) {
         List<List<String>> rows = runs.stream().map(run -> List.of(
                 relative(outDir, run.directory()), run.method(), run.seed() == null ? "" : run.seed(),
                 run.finished() ? "finished" : "unfinished",

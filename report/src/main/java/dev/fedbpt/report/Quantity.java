@@ -25,10 +25,10 @@ public record Quantity(String fileName, String title, String axisLabel, String m
     }
 
     /** The framework's quantities, then every metric some run reports, in the order they first appear. */
-    public static List<Quantity> of(List<RunFolder> runs) {
+    public static List<Quantity> of(List<RunRecord> runs) {
         List<Quantity> all = new ArrayList<>(List.of(ACCURACY, LOSS));
         Set<String> metrics = new LinkedHashSet<>();
-        for (RunFolder run : runs) {
+        for (RunRecord run : runs) {
             for (MetricsRow row : run.rows()) {
                 metrics.addAll(row.metrics().keySet());
             }
@@ -39,7 +39,7 @@ public record Quantity(String fileName, String title, String axisLabel, String m
     }
 
     /** This quantity per round of one run; rounds without a finite value are left out. Bytes are in MB (10^6). */
-    public SortedMap<Integer, Double> of(RunFolder run) {
+    public SortedMap<Integer, Double> of(RunRecord run) {
         SortedMap<Integer, Double> values = new TreeMap<>();
         long cumulative = 0;
         boolean anyBytes = false;

@@ -40,7 +40,7 @@ public final class Report {
         if (inputs.isEmpty()) {
             throw new IllegalArgumentException("no input folders");
         }
-        List<RunFolder> runs = RunFolder.findAll(inputs);
+        List<RunRecord> runs = RunRecord.findAll(inputs);
         Grouping grouping = Grouping.of(runs);
         List<Table> tables = new ArrayList<>();
         tables.add(Tables.results(grouping));
@@ -63,7 +63,7 @@ public final class Report {
         }
     }
 
-    static String markdown(List<RunFolder> runs, Grouping grouping, List<Table> tables) {
+    static String markdown(List<RunRecord> runs, Grouping grouping, List<Table> tables) {
         StringBuilder md = new StringBuilder("# fedbpt results\n\n");
         long unfinished = runs.stream().filter(run -> !run.finished()).count();
         md.append(runs.size()).append(" run folder(s), ").append(grouping.series().size()).append(" series")
@@ -77,7 +77,7 @@ public final class Report {
     }
 
     /** A sentence naming the folders that hold a copy of another cell's run, or "" when none does. */
-    static String copiedRuns(List<RunFolder> runs) {
+    static String copiedRuns(List<RunRecord> runs) {
         List<String> copies = runs.stream().filter(run -> run.finished() && run.result().sameRunAs() != null)
                 .map(run -> run.directory().getFileName() + " (of " + run.result().sameRunAs() + ")")
                 .sorted().toList();

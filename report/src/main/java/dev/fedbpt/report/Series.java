@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * @param labelKeys  the varying keys worth naming in this series' label (those that vary among its method's runs)
  */
 public record Series(String task, String split, String method, SortedMap<String, String> parameters,
-                     List<String> labelKeys, List<RunFolder> runs) {
+                     List<String> labelKeys, List<RunRecord> runs) {
 
     public Series {
         parameters = Collections.unmodifiableSortedMap(new TreeMap<>(parameters));
@@ -31,8 +31,8 @@ public record Series(String task, String split, String method, SortedMap<String,
         return label.toString();
     }
 
-    public List<RunFolder> finishedRuns() {
-        return runs.stream().filter(RunFolder::finished).toList();
+    public List<RunRecord> finishedRuns() {
+        return runs.stream().filter(RunRecord::finished).toList();
     }
 
     public int unfinishedCount() {
@@ -42,7 +42,7 @@ public record Series(String task, String split, String method, SortedMap<String,
     /** Final accuracy over the finished runs' seeds. */
     public Stats finalAccuracy() {
         List<Double> values = new ArrayList<>();
-        for (RunFolder run : finishedRuns()) {
+        for (RunRecord run : finishedRuns()) {
             values.add(run.finalAccuracy());
         }
         return Stats.of(values);
@@ -51,7 +51,7 @@ public record Series(String task, String split, String method, SortedMap<String,
     /** The task's final metric {@code key} (f1, mcc) over the finished runs that report it. */
     public Stats finalTaskMetric(String key) {
         List<Double> values = new ArrayList<>();
-        for (RunFolder run : finishedRuns()) {
+        for (RunRecord run : finishedRuns()) {
             values.add(run.finalTaskMetric(key));
         }
         return Stats.of(values);
@@ -60,24 +60,24 @@ public record Series(String task, String split, String method, SortedMap<String,
     /** Zero-shot (no prompt) accuracy over the runs that report it. */
     public Stats zeroShotAccuracy() {
         List<Double> values = new ArrayList<>();
-        for (RunFolder run : runs) {
+        for (RunRecord run : runs) {
             values.add(run.zeroShotAccuracy());
         }
         return Stats.of(values);
     }
 
     public int minRounds() {
-        return runs.stream().mapToInt(RunFolder::roundsCompleted).min().orElse(0);
+        return runs.stream().mapToInt(RunRecord::roundsCompleted).min().orElse(0);
     }
 
     public int maxRounds() {
-        return runs.stream().mapToInt(RunFolder::roundsCompleted).max().orElse(0);
+        return runs.stream().mapToInt(RunRecord::roundsCompleted).max().orElse(0);
     }
 
     /** The quantity per round over this series' runs (those that have a value for that round). */
     public SortedMap<Integer, Stats> perRound(Quantity quantity) {
         SortedMap<Integer, List<Double>> values = new TreeMap<>();
-        for (RunFolder run : runs) {
+        for (RunRecord run : runs) {
             for (Map.Entry<Integer, Double> entry : quantity.of(run).entrySet()) {
                 values.computeIfAbsent(entry.getKey(), round -> new ArrayList<>()).add(entry.getValue());
             }

@@ -13,25 +13,25 @@ class GroupingTest {
 
     @Test
     void seedsAndNamesDoNotSplitASeriesButAVaryingParameterDoes() {
-        List<RunFolder> runs = List.of(
-                RunFolder.read(FakeRuns.run(dir.resolve("a"), "sst2", "iid", "fedbpt", 1, 0.5, 2, 2, 0.7, true)),
-                RunFolder.read(FakeRuns.run(dir.resolve("b"), "sst2", "iid", "fedbpt", 2, 0.5, 2, 2, 0.7, true)),
-                RunFolder.read(FakeRuns.run(dir.resolve("c"), "sst2", "iid", "fedbpt", 1, 0.25, 2, 2, 0.7, true)),
-                RunFolder.read(FakeRuns.run(dir.resolve("d"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 2, 2, 0.7, true)));
+        List<RunRecord> runs = List.of(
+                RunRecord.read(FakeRuns.run(dir.resolve("a"), "sst2", "iid", "fedbpt", 1, 0.5, 2, 2, 0.7, true)),
+                RunRecord.read(FakeRuns.run(dir.resolve("b"), "sst2", "iid", "fedbpt", 2, 0.5, 2, 2, 0.7, true)),
+                RunRecord.read(FakeRuns.run(dir.resolve("c"), "sst2", "iid", "fedbpt", 1, 0.25, 2, 2, 0.7, true)),
+                RunRecord.read(FakeRuns.run(dir.resolve("d"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 2, 2, 0.7, true)));
         Grouping grouping = Grouping.of(runs);
         assertEquals(List.of("search.perturbation-rate"), grouping.varyingKeys());
         assertEquals(List.of("fedavg-bbt", "fedbpt r_p=0.25", "fedbpt r_p=0.5"),
                 grouping.series().stream().map(Series::label).toList());
-        assertEquals(List.of("1", "2"), grouping.series().get(2).runs().stream().map(RunFolder::seed).toList());
+        assertEquals(List.of("1", "2"), grouping.series().get(2).runs().stream().map(RunRecord::seed).toList());
     }
 
     @Test
     void baselinesComeFirstThenCentralisedReferencesThenFederatedMethods() {
         List<String> methods = List.of("fedbpt", "bdpl", "icl", "an-old-method", "fed-bbpt", "zero-shot",
                 "centralised-bbt", "fedavg-bbt");
-        List<RunFolder> runs = new java.util.ArrayList<>();
+        List<RunRecord> runs = new java.util.ArrayList<>();
         for (String method : methods) {
-            runs.add(RunFolder.read(FakeRuns.run(dir.resolve(method), "sst2", "iid", method, 1, 0.5, 2, 2, 0.7,
+            runs.add(RunRecord.read(FakeRuns.run(dir.resolve(method), "sst2", "iid", method, 1, 0.5, 2, 2, 0.7,
                     true)));
         }
         assertEquals(List.of("zero-shot", "icl", "bdpl", "centralised-bbt", "fed-bbpt", "fedavg-bbt", "fedbpt",
@@ -46,18 +46,18 @@ class GroupingTest {
         FakeRuns.setSearchKey(newer, "fedavg-paths", "average");
         FakeRuns.setSearchKey(reset, "fedavg-paths", "reset");
 
-        RunFolder olderRun = RunFolder.read(older);
+        RunRecord olderRun = RunRecord.read(older);
         assertEquals("average", olderRun.settings().get("search.fedavg-paths"));
-        assertEquals(List.of(), Grouping.of(List.of(olderRun, RunFolder.read(newer))).varyingKeys());
+        assertEquals(List.of(), Grouping.of(List.of(olderRun, RunRecord.read(newer))).varyingKeys());
 
-        Grouping withReset = Grouping.of(List.of(olderRun, RunFolder.read(newer), RunFolder.read(reset)));
+        Grouping withReset = Grouping.of(List.of(olderRun, RunRecord.read(newer), RunRecord.read(reset)));
         assertEquals(List.of("search.fedavg-paths"), withReset.varyingKeys());
         assertEquals(List.of(2, 1), withReset.series().stream().map(s -> s.runs().size()).toList());
     }
 
     @Test
     void runFolderReadsSettingsMetricsAndResult() {
-        RunFolder run = RunFolder.read(FakeRuns.run(dir.resolve("r"), "ag-news", "dirichlet", "fedbpt", 7, 0.5, 3, 5,
+        RunRecord run = RunRecord.read(FakeRuns.run(dir.resolve("r"), "ag-news", "dirichlet", "fedbpt", 7, 0.5, 3, 5,
                 0.6, true));
         assertEquals("ag-news", run.task());
         assertEquals("dirichlet", run.split());

@@ -163,7 +163,7 @@ class ReportTest {
         FakeRuns.run(sweep.resolve("rp0-s2"), "sst2", "dirichlet", "fedbpt", 2, 0.0, 4, 4, 0.62, true);
         FakeRuns.run(sweep.resolve("rp0.4-s1"), "sst2", "dirichlet", "fedbpt", 1, 0.4, 4, 4, 0.70, true);
         FakeRuns.run(sweep.resolve("rp0.4-s2"), "sst2", "dirichlet", "fedbpt", 2, 0.4, 2, 4, 0.50, false);
-        Ablation ablation = Ablation.of(Grouping.of(RunFolder.findAll(List.of(sweep)))).get(0);
+        Ablation ablation = Ablation.of(Grouping.of(RunRecord.findAll(List.of(sweep)))).get(0);
         assertEquals("search.perturbation-rate", ablation.key());
         assertEquals(List.of("0", "0.4"), ablation.values());
 
@@ -197,7 +197,7 @@ class ReportTest {
     }
 
     private static Map<String, Color> sst2IidLineColours(Path runs) {
-        Grouping grouping = Grouping.of(RunFolder.findAll(List.of(runs)));
+        Grouping grouping = Grouping.of(RunRecord.findAll(List.of(runs)));
         List<Series> sst2Iid = grouping.byTaskAndSplit().get(List.of("sst2", "iid"));
         org.knowm.xchart.XYChart chart = Plots.chart("sst2", "iid", Quantity.ACCURACY, sst2Iid,
                 Plots.colourIndices(grouping.series()));
@@ -287,7 +287,7 @@ class ReportTest {
         Path runs = dir.resolve("dev-study");
         Path run = runs.resolve("fedbpt-prompt5");
         FakeRuns.run(run, "sst2", "iid", "fedbpt", 1, 0.5, 4, 4, 0.74, true);
-        Path config = run.resolve(RunFolder.CONFIG_FILE);
+        Path config = run.resolve(RunRecord.CONFIG_FILE);
         Files.writeString(config, Files.readString(config).replace("shots-per-class = 16",
                 "shots-per-class = 16\n        eval-split = \"dev\""));
         String markdown = Files.readString(Report.write(List.of(runs), runs).markdown(), StandardCharsets.UTF_8);

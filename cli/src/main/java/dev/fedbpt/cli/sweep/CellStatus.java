@@ -3,6 +3,7 @@ package dev.fedbpt.cli.sweep;
 import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunLayout;
+import dev.fedbpt.persistence.JournalSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -19,7 +20,7 @@ public enum CellStatus {
     CHANGED;
 
     static final String RESULT_FILE = RunLayout.RESULT_FILE;
-    static final String JOURNAL_FILE = "journal.mv.db";
+    static final String JOURNAL_FILE = JournalSettings.DATABASE_FILE;
 
     public static CellStatus of(Path folder, ExperimentConfig config) {
         if (RunFolder.holdsAnotherExperiment(folder, config)) {

@@ -21,25 +21,26 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * One run folder: its resolved configuration (flattened to {@code section.key -> value}, without the {@code fedbpt}
+ * One run folder as the report reads it (actors.RunFolder is the run side: claiming a folder for a configuration):
+ * its resolved configuration (flattened to {@code section.key -> value}, without the {@code fedbpt}
  * root), its per-round metrics and, when it finished, its result.
  *
  * @param settings every key of {@code config.conf} under {@code fedbpt}, and the default of each key the folder's
  *                 version did not have yet, values as text, sorted by key
  * @param result   null while the run is unfinished (no {@code result.json})
  */
-public record RunFolder(Path directory, SortedMap<String, String> settings, List<MetricsRow> rows, RunResult result) {
+public record RunRecord(Path directory, SortedMap<String, String> settings, List<MetricsRow> rows, RunResult result) {
     public static final String CONFIG_FILE = RunLayout.CONFIG_FILE;
     public static final String METRICS_FILE = RunLayout.METRICS_FILE;
     public static final String RESULT_FILE = RunLayout.RESULT_FILE;
 
-    public RunFolder {
+    public RunRecord {
         settings = Collections.unmodifiableSortedMap(new TreeMap<>(settings));
         rows = List.copyOf(rows);
     }
 
     /** Reads a run folder: {@code config.conf} is required, {@code metrics.jsonl} and {@code result.json} optional. */
-    public static RunFolder read(Path directory) {
+    public static RunRecord read(Path directory) {
         Path configFile = directory.resolve(CONFIG_FILE);
         if (!Files.isRegularFile(configFile)) {
             throw new ReportInputException(configFile, 0, "missing: every run folder holds the config.conf it ran with");
@@ -49,21 +50,21 @@ public record RunFolder(Path directory, SortedMap<String, String> settings, List
         List<MetricsRow> rows = Files.isRegularFile(metricsFile) ? RunFiles.readMetrics(metricsFile) : List.of();
         Path resultFile = directory.resolve(RESULT_FILE);
         RunResult result = Files.isRegularFile(resultFile) ? RunFiles.readResult(resultFile) : null;
-        return new RunFolder(directory, settings, rows, result);
+        return new RunRecord(directory, settings, rows, result);
     }
 
     /**
      * The run folders under the given folders: each input is a run folder itself or is searched recursively for
      * folders holding {@code result.json} or {@code metrics.jsonl}. Sorted by path, without duplicates.
      */
-    public static List<RunFolder> findAll(List<Path> inputs) {
+    public static List<RunRecord> findAll(List<Path> inputs) {
         Map<Path, Path> found = new TreeMap<>();
         for (Path input : inputs) {
             if (!Files.isDirectory(input)) {
                 throw new ReportInputException(input, 0, Files.exists(input) ? "not a folder" : "no such folder");
             }
             try (Stream<Path> paths = Files.walk(input)) {
-                paths.filter(Files::isDirectory).filter(RunFolder::isRunFolder)
+                paths.filter(Files::isDirectory).filter(RunRecord::isRunFolder)
                         .forEach(dir -> found.putIfAbsent(realPath(dir), dir));
             } catch (IOException | UncheckedIOException e) {
                 throw new ReportInputException(input, 0, "cannot search: " + e.getMessage(), e);
@@ -73,7 +74,7 @@ public record RunFolder(Path directory, SortedMap<String, String> settings, List
             throw new ReportInputException(null, 0, "no run folders (folders holding " + RESULT_FILE + " or "
                     + METRICS_FILE + ") under " + inputs);
         }
-        List<RunFolder> runs = new ArrayList<>();
+        List<RunRecord> runs = new ArrayList<>();
         for (Path dir : found.values()) {
             runs.add(read(dir));
         }
