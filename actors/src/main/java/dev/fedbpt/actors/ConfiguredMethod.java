@@ -16,7 +16,7 @@ public final class ConfiguredMethod {
         try {
             return Methods.create(name, config.settings());
         } catch (SettingException e) {
-            throw new ConfigError(ConfigLoader.ROOT + "." + e.key(), e.getMessage());
+            throw ConfigError.of(e);
         } catch (IllegalArgumentException e) {
             throw new ConfigError(ConfigLoader.ROOT + ".experiment.method", e.getMessage());
         }

@@ -1,5 +1,7 @@
 package dev.fedbpt.config;
 
+import dev.fedbpt.engine.method.SettingException;
+
 /** Bad configuration: names the key (or file) and what was expected. The CLI maps it to exit code 2. */
 public final class ConfigError extends RuntimeException {
     private final String key;
@@ -7,6 +9,11 @@ public final class ConfigError extends RuntimeException {
     public ConfigError(String key, String message) {
         super(key == null ? message : key + ": " + message);
         this.key = key;
+    }
+
+    /** A method's setting that failed its rules, named by its full key. */
+    public static ConfigError of(SettingException e) {
+        return new ConfigError(ConfigLoader.ROOT + "." + e.key(), e.getMessage());
     }
 
     /** The offending configuration key, or null when the error is about a whole file. */

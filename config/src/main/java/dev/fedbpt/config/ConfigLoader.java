@@ -97,7 +97,7 @@ public final class ConfigLoader {
                     resolved = resolved.withValue(value.getKey(), ConfigValueFactory.fromAnyRef(value.getValue()));
                 }
             } catch (SettingException e) {
-                throw new ConfigError(ROOT + "." + e.key(), e.getMessage());
+                throw ConfigError.of(e);
             }
         }
         return resolved;
@@ -222,7 +222,7 @@ public final class ConfigLoader {
             try {
                 rules.validate(new HoconSettings(c));
             } catch (SettingException e) {
-                throw new ConfigError(ROOT + "." + e.key(), e.getMessage());
+                throw ConfigError.of(e);
             }
         }
         var model = new ExperimentConfig.Model(
@@ -338,16 +338,10 @@ public final class ConfigLoader {
         }
 
         <E extends Enum<E>> E enumValue(String key, Class<E> type) {
-            String value = string(key);
             try {
-                return Enum.valueOf(type, value.toUpperCase(Locale.ROOT).replace('-', '_'));
-            } catch (IllegalArgumentException e) {
-                StringBuilder allowed = new StringBuilder();
-                for (E option : type.getEnumConstants()) {
-                    allowed.append(allowed.length() == 0 ? "" : ", ")
-                            .append(valueName(option));
-                }
-                throw new ConfigError(ROOT + "." + key, "expected one of " + allowed + ", got '" + value + "'");
+                return new HoconSettings(c).choice(key, type);
+            } catch (SettingException e) {
+                throw ConfigError.of(e);
             }
         }
     }

@@ -8,6 +8,7 @@ import dev.fedbpt.cli.sweep.SweepPlan.Cell;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.RunLayout;
+import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.Methods;
 import dev.fedbpt.engine.method.SettingsRules;
 import java.io.IOException;
@@ -168,8 +169,8 @@ public final class SweepTimeLeft {
             keys.add("experiment.method");
         }
         StringBuilder identity = new StringBuilder(cell.config().identityWithout(keys));
-        Methods.settingsRules().forEach(rules -> identity.append(' ').append(rules.workClass(cell.config()
-                .settings())));
+        MethodSettings settings = cell.config().settings();
+        Methods.settingsRules().forEach(rules -> identity.append(' ').append(rules.workClass(settings)));
         return identity.toString();
     }
 

@@ -47,11 +47,6 @@ public final class FedBbptMethod implements FederatedMethod {
         return name;
     }
 
-    @Override
-    public List<String> settingsSections() {
-        return List.of("fed-bbpt");
-    }
-
     public FedBbptConfig config() {
         return config;
     }

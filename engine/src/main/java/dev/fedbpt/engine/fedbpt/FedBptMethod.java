@@ -67,15 +67,6 @@ public final class FedBptMethod implements FederatedMethod {
         return name;
     }
 
-    /**
-     * FedBPT's settings, and its two readings (search.profile), live under {@code search}; the baselines that run no
-     * rounds read none of them.
-     */
-    @Override
-    public List<String> settingsSections() {
-        return runsRounds ? List.of("search") : List.of();
-    }
-
     public ServerStrategy strategy() {
         return strategy;
     }

@@ -20,14 +20,6 @@ public interface FederatedMethod {
     /** The registry name (e.g. "fedbpt"), as written in configurations and results. */
     String name();
 
-    /**
-     * The configuration sections (under {@code fedbpt.}) holding this method's own settings, e.g. {@code search};
-     * result.json records a section's reading only for the methods that read it.
-     */
-    default List<String> settingsSections() {
-        return List.of();
-    }
-
     /** What result.json records of how this run was set up, beyond the framework's fields (e.g. FedBPT's reading). */
     default Map<String, Object> resultFields() {
         return Map.of();
