@@ -15,6 +15,7 @@ import dev.fedbpt.actors.Evaluator;
 import dev.fedbpt.actors.ExperimentData;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.data.TaskMetric;
 import dev.fedbpt.engine.fedbpt.Digests;
 import dev.fedbpt.inference.ScoreRow;
 import dev.fedbpt.inference.ScoringModel;
@@ -67,7 +68,7 @@ public class ClassRecall {
             }
             float[][] scores = model.score(batch);
             for (int i = 0; i < scores.length; i++) {
-                confusion[test.labels()[start + i]][Evaluator.argmax(scores[i])]++;
+                confusion[test.labels()[start + i]][TaskMetric.predicted(scores[i])]++;
             }
         }
         return confusion;

@@ -44,9 +44,18 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
 
     private record RetryScore(long requestId) implements Command {}
 
-    /** Everything a client needs that does not change between rounds. */
+    /**
+     * Everything a client needs that does not change between rounds; its own test rows (null where the experiment
+     * gives clients none) and whether it takes part in federated rounds only matter to personalised methods.
+     */
     public record Setup(int clientId, LocalData data, Vocabulary vocabulary, FederatedMethod method,
-                        long experimentSeed, ActorRef<InferencePool.Score> pool, FaultInjector faults) {}
+                        long experimentSeed, ActorRef<InferencePool.Score> pool, FaultInjector faults,
+                        LocalData test, boolean participant) {
+        public Setup(int clientId, LocalData data, Vocabulary vocabulary, FederatedMethod method, long experimentSeed,
+                     ActorRef<InferencePool.Score> pool, FaultInjector faults) {
+            this(clientId, data, vocabulary, method, experimentSeed, pool, faults, null, true);
+        }
+    }
 
     private static final Duration BUSY_RETRY = Duration.ofMillis(20);
 
@@ -108,8 +117,8 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
                     setup.clientId(), train.round(), train.attempt());
             return this;
         }
-        ClientTask task = new ClientTask(setup.clientId(), RoundNumbers.index(train.round()), setup.data(), setup.vocabulary(),
-                setup.experimentSeed(), train.memory());
+        ClientTask task = new ClientTask(setup.clientId(), RoundNumbers.index(train.round()), setup.data(),
+                setup.vocabulary(), setup.experimentSeed(), train.memory(), setup.test(), setup.participant());
         job = new Job(train, setup.method().client(train.downlink(), task), fault);
         advance();
         return this;

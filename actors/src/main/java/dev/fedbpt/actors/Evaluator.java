@@ -101,7 +101,7 @@ public final class Evaluator {
                         int offset = (int) scored.requestId() * CHUNK_ROWS;
                         float[][] scores = scored.scores();
                         for (int i = 0; i < scores.length; i++) {
-                            confusion[testSet.labels()[offset + i]][argmax(scores[i])]++;
+                            confusion[testSet.labels()[offset + i]][TaskMetric.predicted(scores[i])]++;
                         }
                         outstanding.remove(scored.requestId());
                         if (outstanding.isEmpty()) {
@@ -129,16 +129,5 @@ public final class Evaluator {
             }
         }
         return new Outcome(round, TaskMetric.ACCURACY.of(confusion, -1), Collections.unmodifiableMap(others), null);
-    }
-
-    /** The predicted class: index of the largest score; NaN scores never win, ties go to the lower class index. */
-    public static int argmax(float[] scores) {
-        int best = 0;
-        for (int i = 1; i < scores.length; i++) {
-            if (scores[i] > scores[best] || Float.isNaN(scores[best])) {
-                best = i;
-            }
-        }
-        return best;
     }
 }

@@ -11,6 +11,7 @@ import dev.fedbpt.engine.data.InContextExamples;
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.Partitioner;
 import dev.fedbpt.engine.data.TaskDefinition;
+import dev.fedbpt.engine.method.Participation;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import dev.fedbpt.inference.ModelTokenizer;
@@ -18,7 +19,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,13 +35,23 @@ import java.util.function.Function;
 
 /**
  * An experiment's data, ready for the actors: the few-shot training set split over the clients and the test set,
- * all tokenised once. Every draw comes from the experiment seed, so the same configuration gives the same
- * partitions on every start, resume included.
+ * all tokenised once; with one client per domain also each client's own test rows ({@code clientTests}, else null)
+ * and who is held out of the federated rounds. Every draw comes from the experiment seed, so the same configuration
+ * gives the same partitions on every start, resume included.
  */
-public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evaluator.TestSet testSet) {
+public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evaluator.TestSet testSet,
+                             List<LocalData> clientTests, Participation participation) {
 
-    public static ExperimentData prepare(ExperimentConfig config, ModelTokenizer model) {
+    public ExperimentData(TaskDefinition task, List<LocalData> clients, Evaluator.TestSet testSet) {
+        this(task, clients, testSet, null, Participation.everyone(clients.size()));
+    }
+
+    public static ExperimentData prepare(ExperimentConfig config, ModelTokenizer tokenizer) {
         ExperimentConfig.Data data = config.data();
+        ModelTokenizer model = tokenizer.cappedAt(data.maxRowTokens());
+        if (data.split() == ExperimentConfig.Split.DOMAINS) {
+            return prepareDomains(config, model);
+        }
         TaskDefinition task = config.task();
         Dataset train = read(config, data.train(), task, "fedbpt.data.train");
         long seed = config.experiment().seed();
@@ -59,6 +75,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
             case IID -> Partitioner.iid(fewShot.examples(), clients, Rng.of(seed, Purpose.PARTITION));
             case DIRICHLET -> Partitioner.dirichlet(fewShot.examples(), clients, config.data().dirichletAlpha(),
                     task.numClasses(), Rng.of(seed, Purpose.PARTITION));
+            case DOMAINS -> throw new IllegalStateException("domains are prepared by prepareDomains");
         };
         boolean useTemplate = config.model().head() == ExperimentConfig.Head.MASKED_LM;
         Function<Example, int[]> encodeTrain = example -> encode(example, task, useTemplate, model);
@@ -84,6 +101,52 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         LocalData testData = tokenise(testExamples, task, encodeTest);
         return new ExperimentData(task, List.copyOf(localData),
                 Evaluator.TestSet.of(testData.tokenIds(), testData.labels(), task));
+    }
+
+    /**
+     * One client per domain: its few-shot set drawn from its own train file (from (seed, domain index)), its own test
+     * rows (data.test-limit caps each domain's); the test set the global prompt is scored on joins them in domain
+     * order. A personalised method's personalisation round follows the federated rounds.
+     */
+    private static ExperimentData prepareDomains(ExperimentConfig config, ModelTokenizer model) {
+        ExperimentConfig.Data data = config.data();
+        TaskDefinition task = config.task();
+        long seed = config.experiment().seed();
+        boolean useTemplate = config.model().head() == ExperimentConfig.Head.MASKED_LM;
+        Function<Example, int[]> encode = example -> encode(example, task, useTemplate, model);
+        List<LocalData> train = new ArrayList<>();
+        List<LocalData> tests = new ArrayList<>();
+        List<int[]> allRows = new ArrayList<>();
+        List<Integer> allLabels = new ArrayList<>();
+        for (int d = 0; d < data.domains().size(); d++) {
+            String domain = data.domains().get(d);
+            Dataset trainFile = read(config, ExperimentConfig.Data.forDomain(data.train(), domain), task,
+                    "fedbpt.data.train");
+            Dataset fewShot = data.shotsPerClass() == 0 ? trainFile
+                    : FewShot.trainDev(trainFile, data.shotsPerClass(), 0, Rng.of(seed, Purpose.FEW_SHOT, 2, d)).train();
+            List<Example> testExamples = read(config, ExperimentConfig.Data.forDomain(data.test(), domain), task,
+                    "fedbpt.data.test").examples();
+            if (data.testLimit() > 0 && testExamples.size() > data.testLimit()) {
+                testExamples = testExamples.subList(0, data.testLimit());
+            }
+            train.add(tokenise(fewShot.examples(), task, encode));
+            LocalData test = tokenise(testExamples, task, encode);
+            tests.add(test);
+            allRows.addAll(test.tokenIds());
+            for (int label : test.labels()) {
+                allLabels.add(label);
+            }
+        }
+        int[] heldOut = data.heldOut().stream().mapToInt(data.domains()::indexOf).toArray();
+        int personalisationRound = config.experiment().traits().personalised() ? config.experiment().rounds() : -1;
+        return new ExperimentData(task, List.copyOf(train),
+                Evaluator.TestSet.of(allRows, allLabels.stream().mapToInt(Integer::intValue).toArray(), task),
+                List.copyOf(tests), new Participation(train.size(), heldOut, personalisationRound));
+    }
+
+    /** Each client's own test rows, or null when the experiment gives clients none. */
+    public LocalData clientTest(int clientId) {
+        return clientTests == null ? null : clientTests.get(clientId);
     }
 
     /**
@@ -148,6 +211,18 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         return cut;
     }
 
+    /** UTF-8 when the whole file decodes as UTF-8, else windows-1252 (FDU-MTL's MR and dvd files, say). */
+    private static Reader decodeAuto(Path path) throws IOException {
+        byte[] bytes = Files.readAllBytes(path);
+        try {
+            return new StringReader(StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString());
+        } catch (CharacterCodingException notUtf8) {
+            return new StringReader(new String(bytes, Charset.forName("windows-1252")));
+        }
+    }
+
     private static Dataset read(ExperimentConfig config, String location, TaskDefinition task, String key) {
         String source = location;
         Reader in;
@@ -167,7 +242,8 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
             }
             source = path.toString();
             try {
-                in = Files.newBufferedReader(path, StandardCharsets.UTF_8);
+                in = config.data().encoding() == ExperimentConfig.Encoding.AUTO ? decodeAuto(path)
+                        : Files.newBufferedReader(path, StandardCharsets.UTF_8);
             } catch (IOException e) {
                 throw new ConfigError(key, "cannot open " + path + ": " + e.getMessage());
             }
@@ -178,7 +254,8 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
                 case "agnews" -> DatasetReaders.agNews(reader, source);
                 case "yelp" -> DatasetReaders.yelpPolarity(reader, source);
                 case "columns" -> ColumnReader.read(reader, source, task);
-                default -> DatasetReaders.labelTsv(reader, source, task.name(), task.labelNames());
+                default -> DatasetReaders.labelTsv(reader, source, task.name(), task.labelNames(),
+                        config.data().skipEmptyText());
             };
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + source, e);

@@ -10,6 +10,8 @@ import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.MethodTraits;
+import dev.fedbpt.engine.method.Participation;
 import dev.fedbpt.inference.ScoringModel;
 import dev.fedbpt.persistence.JournalSchema;
 import dev.fedbpt.persistence.JournalSettings;
@@ -45,7 +47,8 @@ public final class ExperimentRunner {
 
     public static Outcome run(ExperimentConfig config, Path runDirectory, ModelFactory models, FaultInjector faults,
                               Consumer<String> progress) {
-        FederatedMethod method = ConfiguredMethod.of(config); // a bad method setting is refused before the folder
+        ModelBinding binding = new ModelBinding();
+        FederatedMethod method = ConfiguredMethod.of(config, binding); // a bad setting is refused before the folder
         String experimentHash = RunFolder.claim(runDirectory, config);
         JournalSchema.open(runDirectory, experimentHash);
         List<String> executionChanges = RunFolder.executionChanges(runDirectory, config);
@@ -56,6 +59,7 @@ public final class ExperimentRunner {
         List<ScoringModel> sessions = models.loadWorkers(config);
         try {
             ScoringModel first = sessions.get(0);
+            binding.bind(first);
             ExperimentData data = ExperimentData.prepare(config, first);
             progress.accept(describe(data, config));
             RunOutputs outputs = new RunOutputs(runDirectory, config, method, experimentHash, progress);
@@ -107,10 +111,11 @@ public final class ExperimentRunner {
             List<ActorRef<ClientActor.Command>> clients = new ArrayList<>();
             for (int id = 0; id < data.clients().size(); id++) {
                 clients.add(context.spawn(ClientActor.create(new ClientActor.Setup(id, data.clients().get(id),
-                        vocabulary, method, config.experiment().seed(), pool, faults)), "client-" + id));
+                        vocabulary, method, config.experiment().seed(), pool, faults, data.clientTest(id),
+                        data.participation().isParticipant(id))), "client-" + id));
             }
             ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
-                    serverSettings(config, experimentHash, clients.size()),
+                    serverSettings(config, experimentHash, data.participation()),
                     method, ClientDirectory.local(clients), pool, data.testSet(), faults, outputs), "server");
             context.watch(server);
             return Behaviors.receive(Void.class)
@@ -124,11 +129,16 @@ public final class ExperimentRunner {
                 config.pool().maxWait(), config.pool().queueLimit(), MAX_BATCH_RETRIES);
     }
 
-    /** Baselines that only evaluate (zero-shot, in-context learning) run no rounds. */
-    public static ServerActor.Settings serverSettings(ExperimentConfig config, String experimentHash, int population) {
-        int rounds = config.experiment().traits().runsRounds() ? config.experiment().rounds() : 0;
+    /**
+     * Baselines that only evaluate (zero-shot, in-context learning) run no rounds; a personalised method runs its
+     * personalisation round after the federated ones.
+     */
+    public static ServerActor.Settings serverSettings(ExperimentConfig config, String experimentHash,
+                                                      Participation participation) {
+        MethodTraits traits = config.experiment().traits();
+        int rounds = traits.runsRounds() ? traits.serverRounds(config.experiment().rounds()) : 0;
         return new ServerActor.Settings(experimentHash, config.experiment().seed(), rounds,
-                config.experiment().evalEvery(), population, config.federation().sampleFraction(),
+                config.experiment().evalEvery(), participation, config.federation().sampleFraction(),
                 config.federation().quorum(), config.federation().roundDeadline(), config.federation().maxAttempts(),
                 config.persistence().snapshotEvery());
     }

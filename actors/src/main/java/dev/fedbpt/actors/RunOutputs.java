@@ -133,9 +133,12 @@ public final class RunOutputs implements RunListener {
         summary.metrics().forEach((name, value) -> metrics.append("  ").append(name).append(' ')
                 .append(value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf(value.longValue())
                         : String.format(Locale.ROOT, "%.4f", value)));
+        int rounds = config.experiment().rounds();
+        String round = summary.round() > rounds ? "personalisation" // a personalised method's round after the rest
+                : String.format(Locale.ROOT, "round %3d/%d", summary.round(), rounds);
         progress.accept(String.format(Locale.ROOT,
-                "round %3d/%d  clients %d/%d  loss %.4f%s  %s  %d rows  %.1f s%s%s",
-                summary.round(), config.experiment().rounds(), summary.reported(), summary.sampled(),
+                "%s  clients %d/%d  loss %.4f%s  %s  %d rows  %.1f s%s%s",
+                round, summary.reported(), summary.sampled(),
                 summary.meanClientLoss(), metrics,
                 summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "test acc %.4f", summary.testAccuracy())
                         + taskMetricsNote(summary.testMetrics()),

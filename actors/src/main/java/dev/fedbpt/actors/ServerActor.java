@@ -19,6 +19,7 @@ import dev.fedbpt.actors.cluster.ClientPlacement;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.method.ClientMemory;
 import dev.fedbpt.engine.method.ClientSampler;
+import dev.fedbpt.engine.method.Participation;
 import dev.fedbpt.engine.method.Downlink;
 import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.engine.method.MethodState;
@@ -88,9 +89,21 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     private record EvaluationProgressed(Evaluator.Progress progress) implements Command {}
 
+    /** @param rounds every round the server runs: a personalised method's personalisation round included */
     public record Settings(String configHash, long seed, int rounds, int evalEvery,
-                           int population, double sampleFraction, double quorum, Duration roundDeadline,
-                           int maxAttempts, int snapshotEvery) {}
+                           Participation participation, double sampleFraction, double quorum, Duration roundDeadline,
+                           int maxAttempts, int snapshotEvery) {
+        /** Every client takes part in every round it is sampled for (no one held out, no personalisation). */
+        public Settings(String configHash, long seed, int rounds, int evalEvery, int population, double sampleFraction,
+                        double quorum, Duration roundDeadline, int maxAttempts, int snapshotEvery) {
+            this(configHash, seed, rounds, evalEvery, Participation.everyone(population), sampleFraction, quorum,
+                    roundDeadline, maxAttempts, snapshotEvery);
+        }
+
+        public int population() {
+            return participation.population();
+        }
+    }
 
     public static final String PERSISTENCE_ID = "experiment";
     private static final int KEPT_SNAPSHOTS = 2;
@@ -260,8 +273,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     }
 
     private Effect<ServerEvent, ServerState> openRound(int round, int attempt) {
-        int[] sampled = ClientSampler.sample(settings.seed(), RoundNumbers.index(round), RoundNumbers.index(attempt),
-                settings.population(), settings.sampleFraction());
+        int[] sampled = settings.participation().clients(settings.seed(), RoundNumbers.index(round),
+                RoundNumbers.index(attempt), settings.sampleFraction());
         return Effect().persist(new ServerEvent.RoundOpened(round, attempt, sampled))
                 .thenRun(state -> dispatch(state.open(), state));
     }

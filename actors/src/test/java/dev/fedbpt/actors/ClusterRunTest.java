@@ -51,6 +51,19 @@ class ClusterRunTest {
                 CLUSTER_RUN)), dir);
     }
 
+    /**
+     * DLS-EC: one client per domain, one held out; the personalisation round runs every client on whichever member
+     * holds it, and its post-tuned results come back as one JVM computes them.
+     */
+    @Test
+    void dlsEcWithItsPersonalisationRoundEndsOnTheSingleJvmBytes(@TempDir Path dir) {
+        DomainFiles.write(dir);
+        assertClusterEndsOnTheSingleJvmBytes(TestRuns.config(TestRuns.concat(DomainFiles.dlsEc(dir, 3),
+                CLUSTER_RUN)), dir);
+        assertEquals(TestRuns.result(dir.resolve("single")).get("final_p_accuracy"),
+                TestRuns.result(dir.resolve("cluster")).get("final_p_accuracy"));
+    }
+
     private static void assertClusterEndsOnTheSingleJvmBytes(ExperimentConfig config, Path dir) {
         assertTrue(TestRuns.run(config, dir.resolve("single")).succeeded());
 

@@ -61,6 +61,21 @@ class CrashResumeTest {
     }
 
     /**
+     * DLS-EC, one client per domain and one held out: the personalisation round's post-tuned prompts (each client's
+     * z, kept as its memory) and the P / NP accuracies come out of the journal as the uninterrupted run made them.
+     */
+    @Test
+    void dlsEcWithItsPersonalisationRoundKilledAndResumedEndsWithTheUninterruptedResult() throws Exception {
+        DomainFiles.write(dir);
+        String[] dlsEc = TestRuns.concat(DomainFiles.dlsEc(dir, ROUNDS), "dls-ec.local-steps=12",
+                "dls-ec.post-tuning.budget=200", "persistence.snapshot-every=1");
+        String expected = uninterruptedHash(dlsEc);
+        String expectedNp = TestRuns.result(dir.resolve("uninterrupted")).get("final_np_accuracy").asText();
+        assertEquals(expected, killRepeatedlyAndResume(dlsEc, 20261126L, ROUNDS + 1));
+        assertEquals(expectedNp, TestRuns.result(dir.resolve("killed")).get("final_np_accuracy").asText());
+    }
+
+    /**
      * Under fire: clients drop, crash and see corrupted scores (the same in both runs: they are part of the
      * experiment), and in the killed run workers crash too, which must change timing only. The killed run also
      * snapshots every round's worth of events, so kills land after snapshots taken inside rounds and after the
@@ -86,6 +101,10 @@ class CrashResumeTest {
 
     /** Kills the run in a child JVM with SIGKILL up to 3 times, resumes it to the end, returns its final hash. */
     private String killRepeatedlyAndResume(String[] overrides, long momentsSeed) throws Exception {
+        return killRepeatedlyAndResume(overrides, momentsSeed, ROUNDS);
+    }
+
+    private String killRepeatedlyAndResume(String[] overrides, long momentsSeed, int rounds) throws Exception {
         Path killed = dir.resolve("killed");
         Random moments = new Random(momentsSeed);
         int kills = 0;
@@ -108,7 +127,7 @@ class CrashResumeTest {
         assertTrue(last.waitFor(180, TimeUnit.SECONDS), "resumed run did not finish");
         assertEquals(0, last.exitValue(), () -> "resumed run failed; its output ends:\n" + tail(killed));
         assertTrue(killedMidRun > 0, "no kill landed before the run finished; make the run longer");
-        assertEquals(ROUNDS, TestRuns.metrics(killed).size(), "metrics.jsonl must have one line per round, no duplicates");
+        assertEquals(rounds, TestRuns.metrics(killed).size(), "metrics.jsonl must have one line per round, no duplicates");
         return TestRuns.result(killed).get("global_mean_sha256").asText();
     }
 

@@ -2,6 +2,15 @@ package dev.fedbpt.benchmarks;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fedbpt.actors.ConfiguredModels;
+import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.data.Vocabulary;
+import dev.fedbpt.engine.dlsec.DlsEcTimings;
+import dev.fedbpt.engine.method.MethodSettings;
+import dev.fedbpt.engine.method.TokenEmbeddings;
+import dev.fedbpt.inference.ModelTokenizer;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,7 +29,49 @@ public final class BenchCommands {
 
     /** picocli command objects, each with its own {@code @Command} name. */
     public static List<Object> all() {
-        return List.of(new CmaesCommand());
+        return List.of(new CmaesCommand(), new DlsEcCommand());
+    }
+
+    @Command(name = "dls-ec", mixinStandardHelpOptions = true,
+            description = "DLS-EC's work besides forward passes, on the bundled encoder's embedding matrix: a local "
+                    + "step's cosine top-K, and the server's aggregation with LASSO compression of every position.")
+    static final class DlsEcCommand implements Callable<Integer> {
+        @Option(names = "--clients", defaultValue = "12", description = "Uploads per round (default ${DEFAULT-VALUE}).")
+        int clients;
+
+        @Option(names = "--repeats", defaultValue = "3", description = "Aggregations timed; the fastest is shown "
+                + "(default ${DEFAULT-VALUE}).")
+        int repeats;
+
+        @Option(names = "--set", description = "Configuration override (model.bundled, dls-ec.prompt-length, "
+                + "dls-ec.phi, dls-ec.alpha, dls-ec.local-steps), repeatable.")
+        List<String> overrides = new ArrayList<>();
+
+        @Override
+        public Integer call() {
+            ExperimentConfig config = ConfigLoader.load(null, overrides);
+            MethodSettings s = config.settings();
+            try (ModelTokenizer model = new ConfiguredModels().tokenizer(config)) {
+                TokenEmbeddings embeddings = new TokenEmbeddings(model.vocabularySize(), model.hiddenSize(),
+                        model.wordEmbeddings());
+                DlsEcTimings.Result r = DlsEcTimings.measure(embeddings,
+                        new Vocabulary(model.vocabularySize(), model.specialTokenIds()),
+                        s.integer("dls-ec.prompt-length"), s.integer("dls-ec.phi"), s.number("dls-ec.alpha"), clients,
+                        s.integer("dls-ec.local-steps"), repeats, config.experiment().seed());
+                System.out.printf(Locale.ROOT, "embedding matrix %d x %d, T = %d, Phi = %d, alpha = %s, %d clients, "
+                        + "%d cores%n", r.vocabulary(), r.hidden(), r.promptLength(), r.phi(), r.alpha(), r.clients(),
+                        Runtime.getRuntime().availableProcessors());
+                System.out.printf(Locale.ROOT, "normalised index (once):          %8.1f ms%n", r.indexMs());
+                System.out.printf(Locale.ROOT, "cosine top-5 (one local step):    %8.2f ms%n", r.nearestMs());
+                System.out.printf(Locale.ROOT, "server aggregation (one round):   %8.1f ms  (%.1f ms per position, "
+                        + "positions in parallel; %d of %d positions needed the guard)%n", r.aggregateMs(),
+                        r.aggregateMs() / r.promptLength(), r.screenedPositions(), r.promptLength());
+                System.out.printf(Locale.ROOT, "mean norm of a token embedding %.3f, of a compressed update "
+                        + "%.3f (LASSO keeps a token only where |<E[c], residual>| > alpha / 2)%n",
+                        r.meanTokenNorm(), r.meanResidualNorm());
+            }
+            return CommandLine.ExitCode.OK;
+        }
     }
 
     @Command(name = "cmaes", mixinStandardHelpOptions = true,

@@ -166,7 +166,9 @@ public final class ConfigLoader {
         // Paths and other strings with HOCON-special characters must be quoted; numbers and words need not be.
         boolean plain = value.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '.' || c == '-' || c == '_'
                 || c == ' ');
-        return plain || value.startsWith("\"") ? value : ConfigValueQuoting.quote(value);
+        // A list is written as HOCON writes it: [a, b] (its elements parse as they would in a file).
+        boolean list = value.startsWith("[") && value.endsWith("]");
+        return plain || list || value.startsWith("\"") ? value : ConfigValueQuoting.quote(value);
     }
 
     private static void rejectUnknownKeys(Config user, Config reference) {
@@ -180,6 +182,41 @@ public final class ConfigLoader {
                 throw new ConfigError(ROOT + "." + entry.getKey(), "unknown key (from " + origin
                         + "); did you mean " + ROOT + "." + KeySuggester.nearest(entry.getKey(), valid) + "?");
             }
+        }
+    }
+
+    /** One client per domain: the files name their domain, held-out ones are domains, personalised needs domains. */
+    private static void checkDomains(ExperimentConfig.Data data) {
+        boolean domains = data.split() == ExperimentConfig.Split.DOMAINS;
+        if (domains) {
+            if (data.domains().size() < 2) {
+                throw new ConfigError(ROOT + ".data.domains", "split = domains needs at least two domains (one client "
+                        + "each), got " + data.domains());
+            }
+            if (new java.util.HashSet<>(data.domains()).size() != data.domains().size()) {
+                throw new ConfigError(ROOT + ".data.domains", "names a domain twice: " + data.domains());
+            }
+            for (String key : List.of("train", "test")) {
+                String file = key.equals("train") ? data.train() : data.test();
+                if (!file.contains(ExperimentConfig.DOMAIN_PLACEHOLDER)) {
+                    throw new ConfigError(ROOT + ".data." + key, "split = domains reads one file per domain: the "
+                            + "path must contain " + ExperimentConfig.DOMAIN_PLACEHOLDER + ", got '" + file + "'");
+                }
+            }
+            for (String heldOut : data.heldOut()) {
+                if (!data.domains().contains(heldOut)) {
+                    throw new ConfigError(ROOT + ".data.held-out", "'" + heldOut + "' is not one of data.domains "
+                            + data.domains());
+                }
+            }
+            if (data.heldOut().size() >= data.domains().size()) {
+                throw new ConfigError(ROOT + ".data.held-out", "holds out every domain; at least one must take part");
+            }
+            if (data.evalSplit() == ExperimentConfig.EvalSplit.DEV) {
+                throw new ConfigError(ROOT + ".data.eval-split", "dev is not drawn per domain yet; use test");
+            }
+        } else if (!data.heldOut().isEmpty()) {
+            throw new ConfigError(ROOT + ".data.held-out", "clients are held out by domain: it needs split = domains");
         }
     }
 
@@ -206,10 +243,21 @@ public final class ConfigLoader {
                 r.enumValue("data.eval-split", ExperimentConfig.EvalSplit.class),
                 r.intIn("data.dev-per-class", 1, 1_000_000),
                 r.intIn("data.icl-examples", 1, 64),
+                r.strings("data.domains"),
+                r.strings("data.held-out"),
+                r.enumValue("data.encoding", ExperimentConfig.Encoding.class),
+                r.oneOf("data.empty-text", "refuse", "skip").equals("skip"),
+                r.intIn("data.max-row-tokens", 0, 1_000_000),
                 definition);
+        checkDomains(data);
         if (data.format().equals("columns") && definition.columns() == null) {
             throw new ConfigError(ROOT + ".data.format", "columns reads the columns the task file gives, but task "
                     + definition.name() + " gives none (add a columns section to its task file)");
+        }
+        if (Methods.traits(experiment.method()).personalised() && data.split() != ExperimentConfig.Split.DOMAINS) {
+            throw new ConfigError(ROOT + ".data.split", experiment.method() + " is personalised: every client is "
+                    + "scored on its own test rows, which split = domains gives (one client per domain); "
+                    + "per-client test splits of iid and dirichlet are not built yet");
         }
         var federation = new ExperimentConfig.Federation(
                 r.intIn("federation.clients", 1, 10_000_000),
@@ -277,6 +325,10 @@ public final class ConfigLoader {
 
         String string(String key) {
             return get(key, c::getString);
+        }
+
+        List<String> strings(String key) {
+            return get(key, c::getStringList);
         }
 
         String nonEmpty(String key) {

@@ -137,7 +137,14 @@ public record ExperimentConfig(
 
     public enum EvalSplit { TEST, DEV }
 
-    public enum Split { IID, DIRICHLET }
+    /** iid and dirichlet split one train file over federation.clients; domains gives each domain's files a client. */
+    public enum Split { IID, DIRICHLET, DOMAINS }
+
+    /** utf-8: every data file is UTF-8; auto: a file that is not is read as windows-1252. */
+    public enum Encoding { UTF_8, AUTO }
+
+    /** What data.train and data.test write where a domain's name goes (split = domains). */
+    public static final String DOMAIN_PLACEHOLDER = "{domain}";
 
     /** How the prompt enters the model. */
     public enum PromptInjection { PREPEND, ADD_AFTER_LAYERNORM }
@@ -173,7 +180,18 @@ public record ExperimentConfig(
     /** @param definition the task {@code task} names, read from its task file ({@link TaskFiles}) */
     public record Data(String task, String dir, String train, String test, String format, int shotsPerClass,
                        Split split, double dirichletAlpha, int testLimit, EvalSplit evalSplit, int devPerClass,
-                       int iclExamples, TaskDefinition definition) {}
+                       int iclExamples, List<String> domains, List<String> heldOut, Encoding encoding,
+                       boolean skipEmptyText, int maxRowTokens, TaskDefinition definition) {
+        public Data {
+            domains = List.copyOf(domains);
+            heldOut = List.copyOf(heldOut);
+        }
+
+        /** A domain's file: {@code path} with its name written in. */
+        public static String forDomain(String path, String domain) {
+            return path.replace(DOMAIN_PLACEHOLDER, domain);
+        }
+    }
 
     /** Every resolved value by key, as the methods read them (their own sections included). */
     public MethodSettings settings() {

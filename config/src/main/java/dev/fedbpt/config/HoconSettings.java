@@ -30,6 +30,11 @@ public record HoconSettings(Config root) implements MethodSettings {
     }
 
     @Override
+    public boolean flag(String key) {
+        return read(key, root::getBoolean);
+    }
+
+    @Override
     public <E extends Enum<E>> E choice(String key, Class<E> type) {
         String value = text(key);
         try {

@@ -42,7 +42,7 @@ import java.util.function.Function;
  */
 public final class TaskFiles {
     public static final List<String> SHIPPED = List.of("sample-sentiment", "sst2", "ag-news", "yelp-polarity",
-            "cola", "mrpc", "rte", "qnli", "mnli", "qqp");
+            "cola", "mrpc", "rte", "qnli", "mnli", "qqp", "fdu-mtl");
     private static final String RESOURCE_DIR = "dev/fedbpt/config/tasks/";
     private static final Set<String> TASK_KEYS = Set.of("name", "inputs", "labels", "template", "metrics",
             "positive-label", "columns");

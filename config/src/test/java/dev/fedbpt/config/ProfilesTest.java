@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fedbpt.engine.method.MethodSettings;
+import dev.fedbpt.engine.method.MethodContext;
 import dev.fedbpt.engine.method.Methods;
+import dev.fedbpt.engine.method.ModelFacts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,12 +51,12 @@ class ProfilesTest {
         assertEquals(ExperimentConfig.PromptInjection.ADD_AFTER_LAYERNORM, config.model().promptInjection());
         // result.json's record of the reading: every item a profile sets, as the run uses it
         @SuppressWarnings("unchecked")
-        Map<String, String> items = (Map<String, String>) Methods.create("fedbpt", s).resultFields().get("reading");
+        Map<String, String> items = (Map<String, String>) Methods.create("fedbpt", new MethodContext(s, 1, ModelFacts.NONE)).resultFields().get("reading");
         assertEquals("clean-loss", items.get("search.client-ranking"));
         assertEquals("add-after-layernorm", items.get("model.prompt-injection"));
         assertEquals(10, items.size());
-        assertEquals("reference-code", Methods.create("fedbpt", s).resultFields().get("profile"));
-        assertEquals(Map.of(), Methods.create("zero-shot", s).resultFields(), "a baseline reads no reading");
+        assertEquals("reference-code", Methods.create("fedbpt", new MethodContext(s, 1, ModelFacts.NONE)).resultFields().get("profile"));
+        assertEquals(Map.of(), Methods.create("zero-shot", new MethodContext(s, 1, ModelFacts.NONE)).resultFields(), "a baseline reads no reading");
     }
 
     @Test

@@ -17,6 +17,11 @@ final class EmbeddingTable {
         this.hiddenSize = hiddenSize;
     }
 
+    /** The matrix, row-major; read only. */
+    float[] weights() {
+        return weights;
+    }
+
     int vocabularySize() {
         return vocabularySize;
     }

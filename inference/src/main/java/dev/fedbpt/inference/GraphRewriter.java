@@ -276,6 +276,14 @@ final class GraphRewriter {
         return new Dimensions((int) wordTable.getDims(0), hidden, maxPositions(graph, initializers, hidden));
     }
 
+    /** The word-embedding matrix [vocab, hidden] the graph's input_ids Gather reads, row-major. */
+    static float[] wordEmbeddings(ModelProto model, String name) throws ModelLoadException {
+        GraphProto graph = model.getGraph();
+        Map<String, TensorProto> initializers = new HashMap<>();
+        for (TensorProto t : graph.getInitializerList()) initializers.put(t.getName(), t);
+        return floats(initializers.get(wordGather(graph, initializers, name).getInput(0)), name);
+    }
+
     /** @param maxPositions rows of the position-embedding table if one was found, else 512 */
     record Dimensions(int vocabularySize, int hiddenSize, int maxPositions) {}
 

@@ -22,6 +22,73 @@ public interface ModelTokenizer extends AutoCloseable {
         return row;
     }
 
+    /**
+     * {@code ids} cut to {@code max} tokens, keeping the final special token ([SEP]) when the row ends with one; a
+     * row that fits is returned as it is.
+     */
+    static int[] cut(int[] ids, int max, java.util.function.IntPredicate special) {
+        if (ids.length <= max) {
+            return ids;
+        }
+        int[] cut = Arrays.copyOf(ids, max);
+        int last = ids[ids.length - 1];
+        if (special.test(last)) {
+            cut[max - 1] = last;
+        }
+        return cut;
+    }
+
+    /**
+     * This tokenizer with rows cut to {@code maxRowTokens} (when shorter than its own limit): long inputs cost less
+     * to score, at the price of their ends.
+     */
+    default ModelTokenizer cappedAt(int maxRowTokens) {
+        if (maxRowTokens <= 0 || maxRowTokens >= maxRowTokens()) {
+            return this;
+        }
+        ModelTokenizer full = this;
+        java.util.Set<Integer> special = new java.util.HashSet<>();
+        for (int id : specialTokenIds()) {
+            special.add(id);
+        }
+        return new ModelTokenizer() {
+            @Override
+            public int[] encode(String text) {
+                return cut(full.encode(text), maxRowTokens, special::contains);
+            }
+
+            @Override
+            public int maxRowTokens() {
+                return maxRowTokens;
+            }
+
+            @Override
+            public int vocabularySize() {
+                return full.vocabularySize();
+            }
+
+            @Override
+            public int[] specialTokenIds() {
+                return full.specialTokenIds();
+            }
+
+            @Override
+            public int hiddenSize() {
+                return full.hiddenSize();
+            }
+
+            @Override
+            public float[] wordEmbeddings() {
+                return full.wordEmbeddings();
+            }
+
+            @Override
+            public void close() {
+                // the full tokenizer's owner closes it
+            }
+        };
+    }
+
     /** Longest row {@link #encode} returns: longer texts are cut to it. */
     default int maxRowTokens() {
         return Integer.MAX_VALUE;
@@ -31,6 +98,19 @@ public interface ModelTokenizer extends AutoCloseable {
 
     /** Ids that perturbation must never replace nor draw as replacements. */
     int[] specialTokenIds();
+
+    /** Width of the model's input embeddings. */
+    default int hiddenSize() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no embeddings");
+    }
+
+    /**
+     * The word-embedding matrix [vocabularySize, hiddenSize], row-major (for methods that search or compress in the
+     * model's input space). Shared, not copied: read only. Loaded on first call where it is not already in memory.
+     */
+    default float[] wordEmbeddings() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no embeddings");
+    }
 
     @Override
     void close();

@@ -263,6 +263,11 @@ public final class PromptModel implements ScoringModel {
         return embeddings.vocabularySize();
     }
 
+    public float[] wordEmbeddings() {
+        return embeddings.weights();
+    }
+
+    @Override
     public int hiddenSize() {
         return embeddings.hiddenSize();
     }

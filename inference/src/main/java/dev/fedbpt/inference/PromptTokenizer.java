@@ -15,8 +15,18 @@ public final class PromptTokenizer implements ModelTokenizer {
     private final TextTokenizer tokenizer;
     private final int vocabularySize;
     private final int maxRowTokens;
+    private final int hiddenSize;
+    private final ModelSource source;
+    private volatile float[] wordEmbeddings;
 
     PromptTokenizer(TextTokenizer tokenizer, int vocabularySize, int maxRowTokens) {
+        this(tokenizer, vocabularySize, maxRowTokens, 0, null);
+    }
+
+    PromptTokenizer(TextTokenizer tokenizer, int vocabularySize, int maxRowTokens, int hiddenSize,
+                    ModelSource source) {
+        this.hiddenSize = hiddenSize;
+        this.source = source;
         this.tokenizer = tokenizer;
         this.vocabularySize = vocabularySize;
         this.maxRowTokens = maxRowTokens;
@@ -39,7 +49,7 @@ public final class PromptTokenizer implements ModelTokenizer {
                 GraphRewriter.dimensions(OnnxModelReader.parseAliasing(OnnxModelReader.readBytes(source), name), name);
         int maxRowTokens = maxRowTokens(dimensions.maxPositions(), prompt, name);
         PromptTokenizer tokens = new PromptTokenizer(TextTokenizer.load(source), dimensions.vocabularySize(),
-                maxRowTokens);
+                maxRowTokens, dimensions.hiddenSize(), source);
         LOG.info("loaded the tokenizer of {} (no session): vocab {}, longest row {}, {} ms", name,
                 dimensions.vocabularySize(), maxRowTokens, (System.nanoTime() - t0) / 1_000_000);
         return tokens;
@@ -60,12 +70,7 @@ public final class PromptTokenizer implements ModelTokenizer {
      */
     @Override
     public int[] encode(String text) {
-        int[] ids = tokenizer.encode(text);
-        if (ids.length <= maxRowTokens) return ids;
-        int[] cut = Arrays.copyOf(ids, maxRowTokens);
-        int last = ids[ids.length - 1];
-        if (tokenizer.specialTokens().containsValue(last)) cut[maxRowTokens - 1] = last;
-        return cut;
+        return ModelTokenizer.cut(tokenizer.encode(text), maxRowTokens, tokenizer.specialTokens()::containsValue);
     }
 
     /** Longest row (token ids incl. [CLS]/[SEP]) that fits with the prompt in the position table. */
@@ -87,5 +92,34 @@ public final class PromptTokenizer implements ModelTokenizer {
     @Override
     public void close() {
         tokenizer.close();
+    }
+
+    @Override
+    public int hiddenSize() {
+        return hiddenSize;
+    }
+
+    /** Decoded from the export on first call (the tokenizer alone never needs it). */
+    @Override
+    public float[] wordEmbeddings() {
+        float[] table = wordEmbeddings;
+        if (table == null) {
+            synchronized (this) {
+                if (wordEmbeddings == null) {
+                    if (source == null) {
+                        throw new IllegalStateException("this tokenizer was built without its model file");
+                    }
+                    try {
+                        String name = source.describe();
+                        wordEmbeddings = GraphRewriter.wordEmbeddings(
+                                OnnxModelReader.parse(OnnxModelReader.readBytes(source), name), name);
+                    } catch (ModelLoadException e) {
+                        throw new IllegalStateException(e.getMessage(), e);
+                    }
+                }
+                table = wordEmbeddings;
+            }
+        }
+        return table;
     }
 }

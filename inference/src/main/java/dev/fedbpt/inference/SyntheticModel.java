@@ -22,8 +22,13 @@ public final class SyntheticModel implements ScoringModel {
     private final int vocabularySize;
     private final int numClasses;
     private final int dimension;
+    /** Width of the synthetic word embeddings (a small stand-in for the encoders' 384). */
+    static final int HIDDEN = 16;
+
     private final float[] tokenWeights;
     private final float[] promptWeights;
+    private final long seed;
+    private volatile float[] wordEmbeddings;
 
     public SyntheticModel(int vocabularySize, int numClasses, int dimension, long seed) {
         if (vocabularySize <= FIRST_WORD_ID || numClasses < 2 || dimension < 1) {
@@ -33,6 +38,7 @@ public final class SyntheticModel implements ScoringModel {
         this.vocabularySize = vocabularySize;
         this.numClasses = numClasses;
         this.dimension = dimension;
+        this.seed = seed;
         SplittableRandom random = new SplittableRandom(seed);
         tokenWeights = new float[vocabularySize * numClasses];
         for (int i = 0; i < tokenWeights.length; i++) {
@@ -67,6 +73,31 @@ public final class SyntheticModel implements ScoringModel {
     @Override
     public int[] specialTokenIds() {
         return new int[] {PAD, UNKNOWN, CLS, SEP, MASK};
+    }
+
+    @Override
+    public int hiddenSize() {
+        return HIDDEN;
+    }
+
+    /** Uniform in [-1, 1), drawn from the model's seed on first call. */
+    @Override
+    public float[] wordEmbeddings() {
+        float[] table = wordEmbeddings;
+        if (table == null) {
+            synchronized (this) {
+                if (wordEmbeddings == null) {
+                    SplittableRandom random = new SplittableRandom(seed ^ 0x5DEECE66DL);
+                    float[] w = new float[vocabularySize * HIDDEN];
+                    for (int i = 0; i < w.length; i++) {
+                        w[i] = (float) (random.nextDouble() * 2 - 1);
+                    }
+                    wordEmbeddings = w;
+                }
+                table = wordEmbeddings;
+            }
+        }
+        return table;
     }
 
     @Override

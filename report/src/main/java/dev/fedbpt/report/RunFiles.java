@@ -79,13 +79,26 @@ final class RunFiles {
                 text(file, node, "same_run_as"), finalTaskMetrics(file, node));
     }
 
-    /** The task's other final metrics ({@code final_f1}, {@code final_mcc}) the run reports, in metric order. */
+    /**
+     * The task's other final metrics ({@code final_f1}, {@code final_mcc}) the run reports, in metric order, then the
+     * accuracies of groups of clients a personalised method reports ({@code final_p_accuracy}: participants,
+     * {@code final_np_accuracy}: held out), in result.json's order.
+     */
     private static Map<String, Double> finalTaskMetrics(Path file, JsonNode node) {
         Map<String, Double> metrics = new LinkedHashMap<>();
         for (TaskMetric metric : TaskMetric.values()) {
             Double value = metric == TaskMetric.ACCURACY ? null : number(file, 0, node, "final_" + metric.key());
             if (value != null) {
                 metrics.put(metric.key(), value);
+            }
+        }
+        for (java.util.Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (name.startsWith("final_") && name.endsWith("_accuracy") && !name.equals("final_accuracy")) {
+                Double value = number(file, 0, node, name);
+                if (value != null) {
+                    metrics.put(name.substring("final_".length()), value);
+                }
             }
         }
         return metrics;

@@ -141,6 +141,11 @@ public record RunRecord(Path directory, SortedMap<String, String> settings, List
         return result == null ? null : result.finalTaskMetrics().get(key);
     }
 
+    /** The keys of {@link #finalTaskMetric} this run reports. */
+    public java.util.Set<String> finalMetricKeys() {
+        return result == null ? java.util.Set.of() : result.finalTaskMetrics().keySet();
+    }
+
     public Double zeroShotAccuracy() {
         return result == null ? null : result.zeroShotAccuracy();
     }

@@ -28,6 +28,12 @@ public final class Tables {
                 header.add("final " + metric.key().toUpperCase(Locale.ROOT) + " (mean ± std)");
             }
         }
+        // A personalised method's accuracies per group of clients (P: participants, NP: held out), each a column.
+        List<String> groups = grouping.series().stream().flatMap(series -> series.runs().stream())
+                .flatMap(run -> run.finalMetricKeys().stream()).filter(key -> key.endsWith("_accuracy"))
+                .distinct().toList();
+        groups.forEach(key -> header.add("final " + key.substring(0, key.length() - "_accuracy".length())
+                .toUpperCase(Locale.ROOT) + " accuracy (mean ± std)"));
         header.addAll(List.of("seeds", "rounds", "zero-shot accuracy"));
         List<List<String>> rows = new ArrayList<>();
         for (Series series : grouping.series()) {
@@ -36,6 +42,10 @@ public final class Tables {
             row.add(finalAccuracy(series));
             for (TaskMetric metric : others) {
                 Stats stats = series.finalTaskMetric(metric.key());
+                row.add(stats.count() == 0 ? "n/a" : meanStd(stats));
+            }
+            for (String key : groups) {
+                Stats stats = series.finalTaskMetric(key);
                 row.add(stats.count() == 0 ? "n/a" : meanStd(stats));
             }
             int unfinished = series.unfinishedCount();

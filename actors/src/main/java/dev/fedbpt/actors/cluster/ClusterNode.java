@@ -18,6 +18,7 @@ import com.typesafe.config.ConfigFactory;
 import dev.fedbpt.actors.AkkaDefaults;
 import dev.fedbpt.actors.ClientActor;
 import dev.fedbpt.actors.ConfiguredMethod;
+import dev.fedbpt.actors.ModelBinding;
 import dev.fedbpt.actors.ExperimentData;
 import dev.fedbpt.actors.ExperimentRunner;
 import dev.fedbpt.actors.FaultInjector;
@@ -102,7 +103,8 @@ public final class ClusterNode {
                                     Config akkaOverrides, Function<ModelTokenizer, Population> population) {
         // One per member, built before the run folder is claimed (a bad method setting is refused first): its server,
         // its clients and its outputs share it, as they do in one JVM.
-        FederatedMethod method = ConfiguredMethod.of(config);
+        ModelBinding binding = new ModelBinding();
+        FederatedMethod method = ConfiguredMethod.of(config, binding);
         String experimentHash = null;
         if (node.has(NodeSettings.Role.SERVER)) {
             experimentHash = RunFolder.claim(runDirectory, config);
@@ -121,6 +123,7 @@ public final class ClusterNode {
                 tokens = models.tokenizer(config);
                 opened.add(tokens);
             }
+            binding.bind(tokens);
             Population data = population.apply(tokens);
             progress.accept(String.format("%d clients, %d test examples, method %s; cluster member %s:%d as %s",
                     data.size(), data.testSet().labels().length, config.experiment().method(), node.host(),
@@ -216,7 +219,8 @@ public final class ClusterNode {
             return entity -> {
                 int id = Integer.parseInt(entity.getEntityId());
                 ClientActor.Setup setup = new ClientActor.Setup(id, data.clientData().apply(id), vocabulary, method,
-                        config.experiment().seed(), link.narrow(), faults);
+                        config.experiment().seed(), link.narrow(), faults, data.clientTests().apply(id),
+                        data.participation().isParticipant(id));
                 return ClientEntity.create(id, setup, self, states, entity.getShard());
             };
         }
@@ -230,7 +234,7 @@ public final class ClusterNode {
                             return following();
                         }
                         ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
-                                ExperimentRunner.serverSettings(config, experimentHash, data.size()),
+                                ExperimentRunner.serverSettings(config, experimentHash, data.participation()),
                                 method, new ShardedClients(sharding, states),
                                 link.narrow(), data.testSet(), faults, outputs), SERVER_NAME);
                         context.watch(server);

@@ -89,6 +89,12 @@ public final class DatasetReaders {
     }
 
     public static Dataset labelTsv(Reader in, String source, String name, List<String> labelNames) {
+        return labelTsv(in, source, name, labelNames, false);
+    }
+
+    /** @param skipEmptyText leave out rows whose text is empty (else they are refused, naming the line) */
+    public static Dataset labelTsv(Reader in, String source, String name, List<String> labelNames,
+                                   boolean skipEmptyText) {
         boolean namesGiven = labelNames != null && !labelNames.isEmpty();
         int maxLabels = namesGiven ? labelNames.size() : Integer.MAX_VALUE;
         LineCursor cursor = new LineCursor(in, source);
@@ -99,6 +105,9 @@ public final class DatasetReaders {
         }
         int maxLabel = -1;
         for (; line != null; line = cursor.next()) {
+            if (skipEmptyText && line.indexOf('\t') >= 0 && line.substring(line.indexOf('\t') + 1).isBlank()) {
+                continue;
+            }
             Example e = tabRow(line, cursor, maxLabels);
             maxLabel = Math.max(maxLabel, e.label());
             examples.add(e);
@@ -126,7 +135,8 @@ public final class DatasetReaders {
         int label = label(line.substring(0, tab), 0, numLabels, cursor);
         String text = line.substring(tab + 1).strip();
         if (text.isEmpty()) {
-            throw cursor.error("non-empty text after the tab", "empty text");
+            throw cursor.error("non-empty text after the tab (data.empty-text = skip leaves such rows out)",
+                    "empty text");
         }
         return new Example(text, label);
     }

@@ -31,7 +31,8 @@ final class LineCursor {
             } catch (CharacterCodingException e) {
                 // The decoder works ahead of readLine, so the bad bytes are on this line or a later one.
                 throw new DatasetFormatException(source, lineNo + 1,
-                        "expected UTF-8 text but found malformed bytes (on this line or shortly after)", e);
+                        "expected UTF-8 text but found malformed bytes (on this line or shortly after); for files in an "
+                                + "older 8-bit encoding, data.encoding = auto reads them as windows-1252", e);
             } catch (IOException e) {
                 throw new UncheckedIOException(source + ":" + (lineNo + 1) + ": read failed", e);
             }

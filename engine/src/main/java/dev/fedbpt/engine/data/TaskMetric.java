@@ -77,4 +77,15 @@ public enum TaskMetric {
             }
         };
     }
+
+    /** The predicted class: index of the largest score; NaN scores never win, ties go to the lower class index. */
+    public static int predicted(float[] scores) {
+        int best = 0;
+        for (int i = 1; i < scores.length; i++) {
+            if (scores[i] > scores[best] || Float.isNaN(scores[best])) {
+                best = i;
+            }
+        }
+        return best;
+    }
 }

@@ -22,9 +22,9 @@ public final class FedBbptMethods {
 
     public static List<Methods.Entry> entries() {
         return List.of(
-                new Methods.Entry("fed-bbpt", MethodTraits.FEDERATED, s -> new FedBbptMethod("fed-bbpt", config(s))),
-                new Methods.Entry("bdpl", new MethodTraits(true, true, false), s -> new FedBbptMethod("bdpl",
-                        config(s).withAdamState(FedBbptConfig.AdamState.PERSIST))));
+                new Methods.Entry("fed-bbpt", MethodTraits.FEDERATED, c -> new FedBbptMethod("fed-bbpt", config(c.settings()))),
+                new Methods.Entry("bdpl", new MethodTraits(true, true, false), c -> new FedBbptMethod("bdpl",
+                        config(c.settings()).withAdamState(FedBbptConfig.AdamState.PERSIST))));
     }
 
     public static FedBbptConfig config(MethodSettings s) {

@@ -17,19 +17,19 @@ public final class FedBptMethods {
         MethodTraits evaluatesOnly = new MethodTraits(false, false, false);
         return List.of(
                 new Methods.Entry("fedbpt", MethodTraits.FEDERATED,
-                        s -> method("fedbpt", fedBptStrategy(s), s, true)),
+                        c -> method("fedbpt", fedBptStrategy(c.settings()), c.settings(), true)),
                 new Methods.Entry("fedavg-bbt", MethodTraits.FEDERATED,
-                        s -> method("fedavg-bbt", fedAvgStrategy(s), s, true)),
+                        c -> method("fedavg-bbt", fedAvgStrategy(c.settings()), c.settings(), true)),
                 // Baselines that only evaluate: they run no rounds, so their strategy is never used. zero-shot scores
                 // the task's template and label descriptions alone; icl puts demonstrations before each test input.
-                new Methods.Entry("zero-shot", evaluatesOnly, s -> method("zero-shot",
-                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), s, false)),
-                new Methods.Entry("icl", new MethodTraits(false, false, true), s -> method("icl",
-                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), s, false)),
+                new Methods.Entry("zero-shot", evaluatesOnly, c -> method("zero-shot",
+                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), false)),
+                new Methods.Entry("icl", new MethodTraits(false, false, true), c -> method("icl",
+                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), false)),
                 // Centralised BBT: FedAvg-BBT over a single client hands the client's whole CMA-ES state on, paths
                 // included, so the rounds chain into one local search.
-                new Methods.Entry("centralised-bbt", new MethodTraits(true, true, false), s -> method("centralised-bbt",
-                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), s, true)));
+                new Methods.Entry("centralised-bbt", new MethodTraits(true, true, false), c -> method("centralised-bbt",
+                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), true)));
     }
 
     private static FedBptMethod method(String name, ServerStrategy strategy, MethodSettings s, boolean rounds) {

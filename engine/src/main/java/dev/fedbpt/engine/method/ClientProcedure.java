@@ -24,6 +24,28 @@ public interface ClientProcedure {
     /** Scores or losses that came back NaN or infinite so far (reported as incidents of the round). */
     int nonFiniteCount();
 
+    /**
+     * Checks {@code scores} against the {@code pending} request (null: none pending), as {@link #onScores} must.
+     *
+     * @throws IllegalStateException    when no scores are pending
+     * @throws IllegalArgumentException when the shape does not match the request
+     */
+    static void checkShape(ScorePrompts pending, float[][][] scores) {
+        if (pending == null) {
+            throw new IllegalStateException("no scores are pending");
+        }
+        if (scores.length != pending.prompts().size()) {
+            throw new IllegalArgumentException("scores for " + scores.length + " prompts, asked "
+                    + pending.prompts().size());
+        }
+        for (float[][] perPrompt : scores) {
+            if (perPrompt.length != pending.rows().size()) {
+                throw new IllegalArgumentException("scores for " + perPrompt.length + " rows, asked "
+                        + pending.rows().size());
+            }
+        }
+    }
+
     /** What the procedure needs next. */
     sealed interface Step permits ScorePrompts, Finished {}
 

@@ -37,6 +37,17 @@ public final class LocalRounds {
     public static Outcome run(FederatedMethod method, long seed, int rounds, double sampleFraction,
                               List<LocalData> clientData, Vocabulary vocabulary, PromptScorer scorer,
                               boolean shuffleClientOrder) {
+        return run(method, seed, rounds, sampleFraction, clientData, null, Participation.everyone(clientData.size()),
+                vocabulary, scorer, shuffleClientOrder);
+    }
+
+    /**
+     * @param rounds      every round the server runs (a personalised method's personalisation round included)
+     * @param clientTests each client's own test rows, or null where clients have none
+     */
+    public static Outcome run(FederatedMethod method, long seed, int rounds, double sampleFraction,
+                              List<LocalData> clientData, List<LocalData> clientTests, Participation participation,
+                              Vocabulary vocabulary, PromptScorer scorer, boolean shuffleClientOrder) {
         if (method == null || clientData == null || vocabulary == null || scorer == null) {
             throw new IllegalArgumentException("method, clientData, vocabulary and scorer must not be null");
         }
@@ -47,7 +58,7 @@ public final class LocalRounds {
         Map<Integer, ClientMemory> memories = new HashMap<>();
         int nonFinite = 0;
         for (int t = 0; t < rounds; t++) {
-            int[] sampled = ClientSampler.sample(seed, t, 0, clientData.size(), sampleFraction);
+            int[] sampled = participation.clients(seed, t, 0, sampleFraction);
             if (shuffleClientOrder) {
                 shuffle(sampled, Rng.of(seed, Purpose.CLIENT_ORDER, t));
             }
@@ -55,7 +66,8 @@ public final class LocalRounds {
             Upload[] byClient = new Upload[clientData.size()];
             for (int k : sampled) {
                 ClientProcedure procedure = method.client(downlink, new ClientTask(k, t, clientData.get(k),
-                        vocabulary, seed, memories.get(k)));
+                        vocabulary, seed, memories.get(k), clientTests == null ? null : clientTests.get(k),
+                        participation.isParticipant(k)));
                 ClientProcedure.Finished finished = runClient(procedure, scorer);
                 nonFinite += procedure.nonFiniteCount();
                 byClient[k] = finished.upload();

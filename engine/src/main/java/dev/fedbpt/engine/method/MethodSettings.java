@@ -11,6 +11,16 @@ public interface MethodSettings {
 
     String text(String key);
 
+    /** A true/false value, else a {@link SettingException} naming the key. */
+    default boolean flag(String key) {
+        String value = text(key);
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new SettingException(key, "expected true or false, got '" + value + "'");
+        };
+    }
+
     /** {@link #integer} within [min, max], else a {@link SettingException} naming the key. */
     default int integer(String key, int min, int max) {
         int value = integer(key);

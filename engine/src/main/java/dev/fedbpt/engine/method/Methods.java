@@ -1,5 +1,7 @@
 package dev.fedbpt.engine.method;
 
+import dev.fedbpt.engine.dlsec.DlsEcMethods;
+import dev.fedbpt.engine.dlsec.DlsEcPayloads;
 import dev.fedbpt.engine.fedbbpt.FedBbptMethods;
 import dev.fedbpt.engine.fedbbpt.FedBbptPayloads;
 import dev.fedbpt.engine.fedbpt.CmaesPayloads;
@@ -19,7 +21,7 @@ import java.util.function.Function;
 public final class Methods {
 
     /** A registered method: its name, what the framework must know of it, and how it is built from settings. */
-    public record Entry(String name, MethodTraits traits, Function<MethodSettings, FederatedMethod> factory) {}
+    public record Entry(String name, MethodTraits traits, Function<MethodContext, FederatedMethod> factory) {}
 
     private static final Map<String, Entry> METHODS = new LinkedHashMap<>();
     private static final Map<String, PayloadCodec> CODECS = new LinkedHashMap<>();
@@ -28,8 +30,10 @@ public final class Methods {
     static {
         FedBptMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
         FedBbptMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
+        DlsEcMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
         register(new CmaesPayloads());
         register(new FedBbptPayloads());
+        register(new DlsEcPayloads());
     }
 
     private Methods() {}
@@ -51,8 +55,8 @@ public final class Methods {
     }
 
     /** @throws IllegalArgumentException naming the known methods when {@code name} is not one of them */
-    public static FederatedMethod create(String name, MethodSettings settings) {
-        return entry(name).factory().apply(settings);
+    public static FederatedMethod create(String name, MethodContext context) {
+        return entry(name).factory().apply(context);
     }
 
     /** @throws IllegalArgumentException naming the known methods when {@code name} is not one of them */

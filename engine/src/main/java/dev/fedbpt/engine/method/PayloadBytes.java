@@ -105,6 +105,79 @@ public final class PayloadBytes {
         return matrix.length == 0 || matrix[0] == null ? 0 : matrix[0].length;
     }
 
+    /** Bytes of a rectangular float matrix: its shape and its entries. */
+    public static int size(float[][] matrix) {
+        return 8 + 4 * matrix.length * (matrix.length == 0 ? 0 : matrix[0].length);
+    }
+
+    /** @throws IllegalArgumentException for a ragged matrix or one whose rows are empty */
+    public static void put(ByteBuffer out, float[][] matrix) {
+        int columns = matrix.length == 0 ? 0 : rectangular(matrix.length, t -> matrix[t] == null ? -1
+                : matrix[t].length);
+        out.putInt(matrix.length).putInt(columns);
+        for (float[] row : matrix) {
+            out.asFloatBuffer().put(row);
+            out.position(out.position() + 4 * columns);
+        }
+    }
+
+    public static float[][] floatMatrix(ByteBuffer in) {
+        int[] shape = shape(in, 4);
+        float[][] matrix = new float[shape[0]][shape[1]];
+        for (float[] row : matrix) {
+            in.asFloatBuffer().get(row);
+            in.position(in.position() + 4 * row.length);
+        }
+        return matrix;
+    }
+
+    /** Bytes of a rectangular int matrix: its shape and its entries. */
+    public static int size(int[][] matrix) {
+        return 8 + 4 * matrix.length * (matrix.length == 0 ? 0 : matrix[0].length);
+    }
+
+    /** @throws IllegalArgumentException for a ragged matrix or one whose rows are empty */
+    public static void put(ByteBuffer out, int[][] matrix) {
+        int columns = matrix.length == 0 ? 0 : rectangular(matrix.length, t -> matrix[t] == null ? -1
+                : matrix[t].length);
+        out.putInt(matrix.length).putInt(columns);
+        for (int[] row : matrix) {
+            out.asIntBuffer().put(row);
+            out.position(out.position() + 4 * columns);
+        }
+    }
+
+    public static int[][] intMatrix(ByteBuffer in) {
+        int[] shape = shape(in, 4);
+        int[][] matrix = new int[shape[0]][shape[1]];
+        for (int[] row : matrix) {
+            in.asIntBuffer().get(row);
+            in.position(in.position() + 4 * row.length);
+        }
+        return matrix;
+    }
+
+    /** The common row length of {@code rows} rows, refusing a ragged matrix or empty rows. */
+    private static int rectangular(int rows, java.util.function.IntUnaryOperator rowLength) {
+        int columns = rowLength.applyAsInt(0);
+        for (int t = 0; t < rows; t++) {
+            if (rowLength.applyAsInt(t) != columns || columns <= 0) {
+                throw new IllegalArgumentException("a payload matrix must be rectangular with entries in every row");
+            }
+        }
+        return columns;
+    }
+
+    /** A matrix's shape read back, checked against what is left. */
+    private static int[] shape(ByteBuffer in, int bytesEach) {
+        int rows = in.getInt();
+        int columns = in.getInt();
+        if (rows < 0 || columns < 0 || (rows > 0 && columns == 0) || (long) rows * columns > in.remaining() / bytesEach) {
+            throw new BufferUnderflowException();
+        }
+        return new int[] {rows, columns};
+    }
+
     /** A length read back, checked against what is left. */
     private static int length(ByteBuffer in, int bytesEach) {
         int length = in.getInt();

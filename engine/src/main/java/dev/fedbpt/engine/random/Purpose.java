@@ -24,5 +24,11 @@ public enum Purpose {
     /** Fed-BBPT: the order a client's rows go into minibatches each round. */
     FEDBBPT_SHUFFLE,
     /** Fed-BBPT: the prompts a client samples from its categorical distributions at each step. */
-    FEDBBPT_SAMPLING
+    FEDBBPT_SAMPLING,
+    /** DLS-EC: the position and the minibatch of each local search step. */
+    DLSEC_SEARCH,
+    /** DLS-EC: the projection A of post-tuning (BBT's, shared by every client). */
+    DLSEC_PROJECTION,
+    /** DLS-EC: the candidates of a client's post-tuning CMA-ES. */
+    DLSEC_POST_TUNING
 }

@@ -15,7 +15,10 @@ import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.LocalRounds;
 import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.MethodState;
+import dev.fedbpt.engine.method.MapSettings;
+import dev.fedbpt.engine.method.MethodContext;
 import dev.fedbpt.engine.method.Methods;
+import dev.fedbpt.engine.method.ModelFacts;
 import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.engine.method.PromptScorer;
 import dev.fedbpt.engine.method.Upload;
@@ -258,39 +261,11 @@ class FedBbptRunTest {
                 Map.entry("fed-bbpt.api-call-budget", "8000"), Map.entry("fed-bbpt.adam-state", "reset"),
                 Map.entry("fed-bbpt.weights", "samples"), Map.entry("fed-bbpt.pmi-threshold", "1.0"),
                 Map.entry("fed-bbpt.min-count", "5"));
-        MethodSettings settings = new MethodSettings() {
-            private String get(String key) {
-                String v = values.get(key);
-                if (v == null) {
-                    throw new IllegalArgumentException("no key " + key);
-                }
-                return v;
-            }
-
-            @Override
-            public int integer(String key) {
-                return Integer.parseInt(get(key));
-            }
-
-            @Override
-            public double number(String key) {
-                return Double.parseDouble(get(key));
-            }
-
-            @Override
-            public String text(String key) {
-                return get(key);
-            }
-
-            @Override
-            public <E extends Enum<E>> E choice(String key, Class<E> type) {
-                return Enum.valueOf(type, get(key).toUpperCase().replace('-', '_'));
-            }
-        };
+        MethodSettings settings = new MapSettings(values);
         List<Methods.Entry> entries = FedBbptMethods.entries();
         assertEquals(List.of("fed-bbpt", "bdpl"), entries.stream().map(Methods.Entry::name).toList());
-        FedBbptMethod fed = (FedBbptMethod) entries.get(0).factory().apply(settings);
-        FedBbptMethod bdpl = (FedBbptMethod) entries.get(1).factory().apply(settings);
+        FedBbptMethod fed = (FedBbptMethod) entries.get(0).factory().apply(new MethodContext(settings, 1, ModelFacts.NONE));
+        FedBbptMethod bdpl = (FedBbptMethod) entries.get(1).factory().apply(new MethodContext(settings, 1, ModelFacts.NONE));
         assertEquals(new FedBbptConfig(100, 200, 10, 1e-4, 0.1, 3, 128, 8000, FedBbptConfig.AdamState.RESET,
                 FedBbptConfig.Weights.SAMPLES, 1.0, 5), fed.config());
         assertEquals("bdpl", bdpl.name());

@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fedbpt.engine.method.MethodSettings;
+import dev.fedbpt.engine.method.MapSettings;
 import dev.fedbpt.engine.method.SettingException;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -50,27 +49,5 @@ class FedBptSettingsTest {
     void aZeroPerturbationRateIsOtherWork() {
         assertEquals("clean", rules.workClass(new MapSettings(Map.of("search.perturbation-rate", "0"))));
         assertEquals("perturbed", rules.workClass(new MapSettings(Map.of("search.perturbation-rate", "0.5"))));
-    }
-
-    private record MapSettings(Map<String, String> values) implements MethodSettings {
-        @Override
-        public int integer(String key) {
-            return Integer.parseInt(values.get(key));
-        }
-
-        @Override
-        public double number(String key) {
-            return Double.parseDouble(values.get(key));
-        }
-
-        @Override
-        public String text(String key) {
-            return values.get(key);
-        }
-
-        @Override
-        public <E extends Enum<E>> E choice(String key, Class<E> type) {
-            return Enum.valueOf(type, text(key).toUpperCase(Locale.ROOT).replace('-', '_'));
-        }
     }
 }

@@ -1,0 +1,87 @@
+package dev.fedbpt.actors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fedbpt.config.ConfigError;
+import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.data.Vocabulary;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.LocalRounds;
+import dev.fedbpt.inference.ScoringModel;
+import dev.fedbpt.persistence.ServerState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * DLS-EC through the actors, one client per domain and one domain held out: the same states as the engine's
+ * synchronous reference, a personalisation round that scores every client on its own test rows, the measured
+ * message sizes in metrics.jsonl, and outputs rebuilt from the journal alone.
+ */
+class DlsEcRunTest {
+    private static final int ROUNDS = 3;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void actorsComputeTheSynchronousReferenceAndReportPAndNp() throws IOException {
+        DomainFiles.write(dir);
+        ExperimentConfig config = TestRuns.config(DomainFiles.dlsEc(dir, ROUNDS));
+        Path run = dir.resolve("run");
+        ExperimentRunner.Outcome outcome = TestRuns.run(config, run);
+        assertNull(outcome.failure());
+        JsonNode result = TestRuns.result(run);
+
+        ModelBinding binding = new ModelBinding();
+        try (ScoringModel model = new ConfiguredModels().load(config)) {
+            binding.bind(model);
+            ExperimentData data = ExperimentData.prepare(config, model);
+            FederatedMethod method = ConfiguredMethod.of(config, binding);
+            LocalRounds.Outcome reference = LocalRounds.run(method, config.experiment().seed(), ROUNDS + 1,
+                    config.federation().sampleFraction(), data.clients(), data.clientTests(), data.participation(),
+                    new Vocabulary(model.vocabularySize(), model.specialTokenIds()),
+                    (prompt, rows) -> model.score(rows.stream()
+                            .map(row -> InferencePool.modelInput(prompt, row)).toList()), false);
+            assertEquals(ServerState.fingerprint(method.evaluationPrompt(reference.last())),
+                    result.get("global_mean_sha256").asText());
+            Map<String, Double> metrics = method.metrics(reference.last());
+            assertEquals(metrics.get("p_accuracy"), result.get("final_p_accuracy").asDouble());
+            assertEquals(metrics.get("np_accuracy"), result.get("final_np_accuracy").asDouble());
+        }
+        assertEquals(ROUNDS + 1, result.get("rounds_completed").asInt(), "the personalisation round follows");
+        List<JsonNode> rows = TestRuns.metrics(run);
+        assertEquals(ROUNDS + 1, rows.size());
+        for (int t = 0; t < ROUNDS; t++) {
+            assertEquals(3, rows.get(t).get("sampled").asInt(), "the held-out domain takes no part");
+            assertEquals(5 * 16.0, rows.get(t).get("uplink_bits").asDouble(), "T x 16 bits");
+            assertEquals(3 * 5 * 2, rows.get(t).get("bytes_up").asLong(), "3 clients x 5 ids x 2 bytes");
+            assertEquals(t == 0 ? 0 : 3 * 5 * 3 * 4, rows.get(t).get("bytes_down").asLong(),
+                    "3 clients x 5 positions x Phi 3 x (2-byte id + fp16 coefficient); the first prompt is agreed");
+        }
+        assertEquals(4, rows.get(ROUNDS).get("sampled").asInt(), "every domain is post-tuned and scored");
+        assertTrue(rows.get(ROUNDS).get("np_accuracy").isNumber());
+
+        // Rebuilt from the journal alone: the same outputs.
+        String metricsFile = Files.readString(run.resolve("metrics.jsonl"));
+        Files.delete(run.resolve("metrics.jsonl"));
+        Files.delete(run.resolve("result.json"));
+        assertNull(TestRuns.run(config, run).failure());
+        assertEquals(metricsFile, Files.readString(run.resolve("metrics.jsonl")));
+        assertEquals(result.get("final_np_accuracy"), TestRuns.result(run).get("final_np_accuracy"));
+    }
+
+    @Test
+    void aPersonalisedMethodWithoutPerClientTestRowsIsRefusedNamingTheKey() {
+        ConfigError error = org.junit.jupiter.api.Assertions.assertThrows(ConfigError.class,
+                () -> TestRuns.config("experiment.method=dls-ec"));
+        assertEquals("fedbpt.data.split", error.key());
+    }
+}

@@ -1,0 +1,36 @@
+package dev.fedbpt.engine.dlsec;
+
+import dev.fedbpt.engine.method.MethodSettings;
+
+/**
+ * DLS-EC's settings (keys under {@code dls-ec.}; what each means and why its default is what it is: the defaults
+ * file). The paper's: T, K, S, Phi, alpha, the LASSO schedule [first-pass, Phi], the download form and post-tuning's
+ * sigma. The spec's recommendations where the paper is silent: keep-current, the minibatch rule, the first prompt
+ * tokens, post-tuning's d, population and budget.
+ */
+record DlsEcConfig(int promptLength, int candidates, int localSteps, int phi, double alpha, int firstPass,
+                   Download download, boolean keepCurrent, int batchSize, int fullBatchUpTo, int firstToken,
+                   PostTuning postTuning) {
+
+    /** What the server sends: compressed (Eq. 11: Phi token ids and fp16 coefficients per position) or full. */
+    enum Download { COMPRESSED, FULL }
+
+    /** BBT after the federated rounds: CMA-ES over z, prompt P' + reshape(A z). */
+    record PostTuning(int dimension, double sigma, int population, int budget) {}
+
+    static DlsEcConfig from(MethodSettings s) {
+        return new DlsEcConfig(s.integer("dls-ec.prompt-length", 1, 4096), s.integer("dls-ec.candidates", 1, 1000),
+                s.integer("dls-ec.local-steps", 1, 1_000_000), s.integer("dls-ec.phi", 1, 1000),
+                s.number("dls-ec.alpha", 0, 1e6), s.integer("dls-ec.first-pass", 1, 1_000_000),
+                s.choice("dls-ec.download", Download.class), s.flag("dls-ec.keep-current"),
+                s.integer("dls-ec.batch-size", 1, 1_000_000), s.integer("dls-ec.full-batch-up-to", 0, 1_000_000),
+                s.integer("dls-ec.first-token", 0, Integer.MAX_VALUE),
+                new PostTuning(s.integer("dls-ec.post-tuning.dimension", 1, 100_000),
+                        s.number("dls-ec.post-tuning.sigma", 1e-12, 1e6),
+                        s.integer("dls-ec.post-tuning.population", 2, 100_000),
+                        s.integer("dls-ec.post-tuning.budget", 0, Integer.MAX_VALUE)));
+    }
+
+    /** Bits of one uploaded or downloaded token id (the paper's 16; SKIP is the vocabulary size). */
+    static final int ID_BITS = 16;
+}

@@ -1,0 +1,133 @@
+package dev.fedbpt.engine.dlsec;
+
+import dev.fedbpt.engine.method.Payload;
+import dev.fedbpt.engine.method.PayloadBytes;
+import dev.fedbpt.engine.method.PayloadCodec;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The payload codec of DLS-EC, for the journal and the wire: big-endian, floats and doubles as their IEEE 754 bits,
+ * so decoding gives back every bit. A kind byte, then the fields in record order, arrays and matrices as
+ * {@link PayloadBytes} writes them. (The messages the paper counts are {@link UpdateWire}'s; this codec carries what
+ * the framework stores and sends.)
+ */
+public final class DlsEcPayloads implements PayloadCodec {
+    public static final String NAME = "dls-ec";
+    private static final byte STATE = 1;
+    private static final byte DOWNLINK = 2;
+    private static final byte SEARCH_UPLOAD = 3;
+    private static final byte PERSONAL_RESULT = 4;
+    private static final byte PERSONAL_PROMPT = 5;
+    private static final byte NO_UPDATE = 0;
+    private static final byte COMPRESSED = 1;
+    private static final byte FULL = 2;
+    private static final int PERSONAL_BYTES = 4 + 4 + 8 + 4 + 1 + 4 + 4 + 4;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public byte[] encode(Payload payload) {
+        if (payload instanceof DlsEcState s) {
+            int updateSize = s.update() == null ? 0 : s.update() instanceof Update.Compressed c
+                    ? PayloadBytes.size(c.tokens()) + PayloadBytes.size(c.coefficients())
+                    : PayloadBytes.size(((Update.Full) s.update()).prompt());
+            ByteBuffer out = ByteBuffer.allocate(1 + 4 + PayloadBytes.size(s.prompt()) + 1 + updateSize + 8 + 4
+                    + PERSONAL_BYTES * s.personal().size());
+            out.put(STATE).putInt(s.round());
+            PayloadBytes.put(out, s.prompt());
+            if (s.update() == null) {
+                out.put(NO_UPDATE);
+            } else if (s.update() instanceof Update.Compressed c) {
+                out.put(COMPRESSED);
+                PayloadBytes.put(out, c.tokens());
+                PayloadBytes.put(out, c.coefficients());
+            } else {
+                out.put(FULL);
+                PayloadBytes.put(out, ((Update.Full) s.update()).prompt());
+            }
+            out.putLong(s.screenedPositions()).putInt(s.personal().size());
+            s.personal().forEach(r -> personal(out, r));
+            return out.array();
+        }
+        if (payload instanceof DlsEcDownlink d) {
+            ByteBuffer out = ByteBuffer.allocate(1 + 4 + PayloadBytes.size(d.prompt()));
+            out.put(DOWNLINK).putInt(d.round());
+            PayloadBytes.put(out, d.prompt());
+            return out.array();
+        }
+        if (payload instanceof SearchUpload u) {
+            ByteBuffer out = ByteBuffer.allocate(1 + 4 + 4 + 8 + 4 + PayloadBytes.size(u.ids()));
+            out.put(SEARCH_UPLOAD).putInt(u.round()).putInt(u.clientId()).putDouble(u.loss()).putInt(u.sampleCount());
+            PayloadBytes.put(out, u.ids());
+            return out.array();
+        }
+        if (payload instanceof PersonalResult r) {
+            ByteBuffer out = ByteBuffer.allocate(1 + PERSONAL_BYTES);
+            out.put(PERSONAL_RESULT);
+            personal(out, r);
+            return out.array();
+        }
+        if (payload instanceof PersonalPrompt p) {
+            ByteBuffer out = ByteBuffer.allocate(1 + PayloadBytes.size(p.z()));
+            out.put(PERSONAL_PROMPT);
+            PayloadBytes.put(out, p.z());
+            return out.array();
+        }
+        throw new IllegalArgumentException("the " + NAME + " codec does not encode "
+                + (payload == null ? "null" : payload.getClass().getName()));
+    }
+
+    @Override
+    public Payload decode(byte[] bytes) {
+        return PayloadBytes.decode(NAME, bytes, in -> {
+            byte kind = in.get();
+            return switch (kind) {
+                case STATE -> {
+                    int round = in.getInt();
+                    float[][] prompt = PayloadBytes.floatMatrix(in);
+                    byte updateKind = in.get();
+                    Update update = switch (updateKind) {
+                        case NO_UPDATE -> null;
+                        case COMPRESSED -> new Update.Compressed(PayloadBytes.intMatrix(in),
+                                PayloadBytes.floatMatrix(in));
+                        case FULL -> new Update.Full(PayloadBytes.floatMatrix(in));
+                        default -> throw new IllegalArgumentException("unknown " + NAME + " update kind " + updateKind);
+                    };
+                    long screened = in.getLong();
+                    int count = in.getInt();
+                    if (count < 0 || (long) count * PERSONAL_BYTES > in.remaining()) {
+                        throw new IllegalArgumentException("damaged " + NAME + " state: " + count + " results");
+                    }
+                    List<PersonalResult> personal = new ArrayList<>(count);
+                    for (int i = 0; i < count; i++) {
+                        personal.add(personal(in));
+                    }
+                    yield new DlsEcState(round, prompt, update, screened, personal);
+                }
+                case DOWNLINK -> new DlsEcDownlink(in.getInt(), PayloadBytes.floatMatrix(in));
+                case SEARCH_UPLOAD -> new SearchUpload(in.getInt(), in.getInt(), in.getDouble(), in.getInt(),
+                        PayloadBytes.ints(in));
+                case PERSONAL_RESULT -> personal(in);
+                case PERSONAL_PROMPT -> new PersonalPrompt(PayloadBytes.doubles(in));
+                default -> throw new IllegalArgumentException("unknown " + NAME + " payload kind " + kind);
+            };
+        });
+    }
+
+    private static void personal(ByteBuffer out, PersonalResult r) {
+        out.putInt(r.round()).putInt(r.clientId()).putDouble(r.loss()).putInt(r.sampleCount())
+                .put((byte) (r.participant() ? 1 : 0)).putInt(r.tunedCorrect()).putInt(r.globalCorrect())
+                .putInt(r.testCount());
+    }
+
+    private static PersonalResult personal(ByteBuffer in) {
+        return new PersonalResult(in.getInt(), in.getInt(), in.getDouble(), in.getInt(), in.get() != 0, in.getInt(),
+                in.getInt(), in.getInt());
+    }
+}

@@ -1,0 +1,172 @@
+package dev.fedbpt.engine.dlsec;
+
+import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.fedbpt.Losses;
+import dev.fedbpt.engine.method.ClientProcedure;
+import dev.fedbpt.engine.method.ClientTask;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.LocalRounds;
+import dev.fedbpt.engine.method.MethodContext;
+import dev.fedbpt.engine.method.MethodState;
+import dev.fedbpt.engine.method.Methods;
+import dev.fedbpt.engine.method.Participation;
+import dev.fedbpt.engine.method.Payload;
+import dev.fedbpt.engine.method.Prompt;
+import dev.fedbpt.engine.method.PromptScorer;
+import dev.fedbpt.engine.method.Upload;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DlsEcMethodTest {
+    private static final long SEED = 5;
+
+    private static FederatedMethod method(Map<String, String> overrides, int rounds) {
+        MethodContext context = TestModels.context(overrides, rounds, SEED);
+        return Methods.create("dls-ec", context);
+    }
+
+    @Test
+    void localSearchOnAFullBatchNeverEndsWorseThanItStartedAndUploadsOrdinaryTokens() {
+        FederatedMethod method = method(Map.of("dls-ec.local-steps", "12"), 3);
+        MethodState initial = method.initialize();
+        LocalData data = TestModels.data(8, 1);
+        PromptScorer scorer = TestModels.scorer();
+        Prompt start = method.evaluationPrompt(initial);
+        double before = Losses.meanCrossEntropy(scorer.score(start, data.tokenIds()), data.labels(), 2);
+        List<Integer> promptsPerStep = new ArrayList<>();
+        PromptScorer counting = (prompt, rows) -> scorer.score(prompt, rows);
+        ClientProcedure procedure = method.client(method.configure(initial, 0),
+                new ClientTask(0, 0, data, TestModels.VOCAB, SEED, null));
+        while (procedure.next() instanceof ClientProcedure.ScorePrompts request) {
+            promptsPerStep.add(request.prompts().size());
+            float[][][] scores = new float[request.prompts().size()][][];
+            for (int k = 0; k < scores.length; k++) {
+                scores[k] = counting.score(request.prompts().get(k), request.rows());
+            }
+            procedure.onScores(scores);
+        }
+        SearchUpload upload = (SearchUpload) ((ClientProcedure.Finished) procedure.next()).upload();
+        assertTrue(upload.loss() <= before, upload.loss() + " > " + before);
+        assertEquals(6, upload.ids().length);
+        for (int id : upload.ids()) {
+            assertTrue(id == SearchUpload.SKIP || (id >= 4 && id < TestModels.VOCABULARY), "id " + id);
+        }
+        assertEquals(12, promptsPerStep.size());
+        assertEquals(4, promptsPerStep.get(0), "the first step scores the current prompt with the K candidates");
+        assertTrue(promptsPerStep.subList(1, 12).stream().allMatch(n -> n == 3),
+                "a full batch knows the current loss after the first step: " + promptsPerStep);
+    }
+
+    @Test
+    void roundsAreDeterministicAndEveryPayloadSurvivesItsCodec() {
+        List<LocalData> clients = List.of(TestModels.data(8, 1), TestModels.data(12, 2), TestModels.data(8, 3));
+        LocalRounds.Outcome a = LocalRounds.run(method(Map.of(), 3), SEED, 3, 1.0, clients, TestModels.VOCAB,
+                TestModels.scorer(), false);
+        LocalRounds.Outcome b = LocalRounds.run(method(Map.of(), 3), SEED, 3, 1.0, clients, TestModels.VOCAB,
+                TestModels.scorer(), true);
+        for (int t = 0; t < 3; t++) {
+            assertArrayEquals(bytes(a.states().get(t)), bytes(b.states().get(t)), "round " + t);
+            assertArrayEquals(bytes(roundTrip(a.states().get(t))), bytes(a.states().get(t)));
+            for (Upload upload : a.uploads().get(t)) {
+                assertArrayEquals(bytes(roundTrip(upload)), bytes(upload));
+            }
+        }
+        DlsEcState last = (DlsEcState) a.last();
+        assertEquals(3, last.round());
+        assertTrue(last.update() instanceof Update.Compressed);
+    }
+
+    @Test
+    void aClientHoldingThePreviousPromptRebuildsTheNewOneFromTheEncodedDownload() {
+        for (String download : List.of("compressed", "full")) {
+            FederatedMethod method = method(Map.of("dls-ec.download", download), 2);
+            List<LocalData> clients = List.of(TestModels.data(8, 1), TestModels.data(8, 2));
+            LocalRounds.Outcome outcome = LocalRounds.run(method, SEED, 2, 1.0, clients, TestModels.VOCAB,
+                    TestModels.scorer(), false);
+            DlsEcState previous = (DlsEcState) outcome.states().get(0);
+            DlsEcState next = (DlsEcState) outcome.states().get(1);
+            byte[] message = UpdateWire.download(next.update());
+            Update received = UpdateWire.readDownload(message, 6, 3, TestModels.HIDDEN, download.equals("compressed"));
+            float[][] rebuilt = received.apply(previous.prompt(), TestModels.embeddings(SEED));
+            for (int t = 0; t < rebuilt.length; t++) {
+                assertArrayEquals(next.prompt()[t], rebuilt[t], 0f, download + " position " + t);
+            }
+            assertEquals(message.length, method.downlinkBytes(next));
+        }
+    }
+
+    @Test
+    void messageSizesAreThePapersTableOne() {
+        int[][] tokens = new int[50][5];
+        float[][] coefficients = new float[50][5];
+        assertEquals(8_000, 8 * UpdateWire.download(new Update.Compressed(tokens, coefficients)).length);
+        assertEquals(4_800, 8 * UpdateWire.download(new Update.Compressed(new int[50][3], new float[50][3])).length);
+        assertEquals(819_200, 8 * UpdateWire.download(new Update.Full(new float[50][1024])).length,
+                "FullDownload at RoBERTa-large's D = 1024");
+        assertEquals(307_200, 8 * UpdateWire.download(new Update.Full(new float[50][384])).length,
+                "FullDownload at the bundled encoders' D = 384");
+        int[] ids = new int[50];
+        ids[3] = SearchUpload.SKIP;
+        assertEquals(800, 8 * UpdateWire.upload(ids).length);
+        assertArrayEquals(ids, UpdateWire.readUpload(UpdateWire.upload(ids)));
+    }
+
+    @Test
+    void thePersonalisationRoundScoresEveryClientHeldOutOrNotOnItsOwnTestRows() {
+        int federatedRounds = 2;
+        FederatedMethod method = method(Map.of(), federatedRounds);
+        List<LocalData> train = new ArrayList<>();
+        List<LocalData> test = new ArrayList<>();
+        for (int k = 0; k < 4; k++) {
+            train.add(TestModels.data(8, 10 + k));
+            test.add(TestModels.data(20, 20 + k));
+        }
+        Participation participation = new Participation(4, new int[] {3}, federatedRounds);
+        LocalRounds.Outcome outcome = LocalRounds.run(method, SEED, federatedRounds + 1, 1.0, train, test,
+                participation, TestModels.VOCAB, TestModels.scorer(), false);
+        for (int t = 0; t < federatedRounds; t++) {
+            assertEquals(List.of(0, 1, 2), outcome.uploads().get(t).stream().map(Upload::clientId).toList(),
+                    "the held-out client takes no part in federated rounds");
+        }
+        DlsEcState last = (DlsEcState) outcome.last();
+        assertEquals(4, last.personal().size());
+        assertFalse(last.personal().get(3).participant());
+        assertTrue(last.personal().stream().allMatch(r -> r.testCount() == 20));
+        Map<String, Double> metrics = method.metrics(last);
+        assertEquals(DlsEcMethod.meanAccuracy(last.personal(), true, true), metrics.get("p_accuracy"));
+        assertEquals((double) last.personal().get(3).tunedCorrect() / 20, metrics.get("np_accuracy"));
+        assertNotNull(metrics.get("p_accuracy_untuned"));
+        assertEquals(0, method.uplinkBytes(outcome.uploads().get(federatedRounds).get(0)));
+        assertEquals(800 / 8 * 6 / 50, method.uplinkBytes(outcome.uploads().get(0).get(0)), "6 positions x 16 bits");
+    }
+
+    @Test
+    void theServerRefusesIdsThatAreNotOrdinaryTokens() {
+        FederatedMethod method = method(Map.of(), 2);
+        MethodState initial = method.initialize();
+        assertNull(method.screen(initial, new SearchUpload(0, 0, 0.5, 8, new int[] {5, -1, -1, -1, -1, -1})));
+        assertNotNull(method.screen(initial, new SearchUpload(0, 0, 0.5, 8, new int[] {2, -1, -1, -1, -1, -1})),
+                "a special token");
+        assertNotNull(method.screen(initial, new SearchUpload(0, 0, 0.5, 8, new int[] {5})), "wrong length");
+        assertNotNull(method.screen(initial, new SearchUpload(0, 0, 0.5, 8, new int[] {5, 300, -1, -1, -1, -1})),
+                "outside the vocabulary");
+    }
+
+    private static byte[] bytes(Payload payload) {
+        return Methods.codecOf(payload).encode(payload);
+    }
+
+    private static Payload roundTrip(Payload payload) {
+        return Methods.codecOf(payload).decode(bytes(payload));
+    }
+}
