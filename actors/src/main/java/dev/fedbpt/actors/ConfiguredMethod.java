@@ -21,7 +21,9 @@ public final class ConfiguredMethod {
     public static FederatedMethod of(ExperimentConfig config, ModelFacts model) {
         String name = config.experiment().method();
         try {
-            return Methods.create(name, new MethodContext(config.settings(), config.experiment().rounds(), model));
+            return Methods.create(name, new MethodContext(config.settings(),
+                    config.experiment().traits().federatedRounds(config.experiment().rounds()),
+                    config.experiment().seed(), model));
         } catch (SettingException e) {
             throw ConfigError.of(e);
         } catch (IllegalArgumentException e) {

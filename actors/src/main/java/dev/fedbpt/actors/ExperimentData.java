@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 /**
  * An experiment's data, ready for the actors: the few-shot training set split over the clients and the test set,
@@ -99,8 +100,20 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
             encodeTest = example -> withDemonstrations(encodeTrain.apply(example), contexts, model.maxRowTokens());
         }
         LocalData testData = tokenise(testExamples, task, encodeTest);
-        return new ExperimentData(task, List.copyOf(localData),
-                Evaluator.TestSet.of(testData.tokenIds(), testData.labels(), task));
+        Evaluator.TestSet testSet = Evaluator.TestSet.of(testData.tokenIds(), testData.labels(), task);
+        if (!config.experiment().traits().personalised()) {
+            return new ExperimentData(task, List.copyOf(localData), testSet);
+        }
+        // A personalised method scores each client on test rows with its own label skew.
+        List<LocalData> clientTests = new ArrayList<>();
+        for (List<Example> part : Partitioner.likeTraining(testExamples, parts, task.numClasses(),
+                Rng.of(seed, Purpose.PARTITION, 1))) {
+            clientTests.add(tokenise(part, task, encodeTest));
+        }
+        int[] heldOut = IntStream.range(clients - config.federation().heldOutClients(), clients).toArray();
+        return new ExperimentData(task, List.copyOf(localData), testSet, List.copyOf(clientTests),
+                new Participation(clients, heldOut,
+                config.experiment().traits().personalisationRound(config.experiment().rounds())));
     }
 
     /**
@@ -138,7 +151,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
             }
         }
         int[] heldOut = data.heldOut().stream().mapToInt(data.domains()::indexOf).toArray();
-        int personalisationRound = config.experiment().traits().personalised() ? config.experiment().rounds() : -1;
+        int personalisationRound = config.experiment().traits().personalisationRound(config.experiment().rounds());
         return new ExperimentData(task, List.copyOf(train),
                 Evaluator.TestSet.of(allRows, allLabels.stream().mapToInt(Integer::intValue).toArray(), task),
                 List.copyOf(tests), new Participation(train.size(), heldOut, personalisationRound));

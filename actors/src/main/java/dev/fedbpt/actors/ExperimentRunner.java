@@ -136,7 +136,7 @@ public final class ExperimentRunner {
     public static ServerActor.Settings serverSettings(ExperimentConfig config, String experimentHash,
                                                       Participation participation) {
         MethodTraits traits = config.experiment().traits();
-        int rounds = traits.runsRounds() ? traits.serverRounds(config.experiment().rounds()) : 0;
+        int rounds = traits.serverRounds(config.experiment().rounds());
         return new ServerActor.Settings(experimentHash, config.experiment().seed(), rounds,
                 config.experiment().evalEvery(), participation, config.federation().sampleFraction(),
                 config.federation().quorum(), config.federation().roundDeadline(), config.federation().maxAttempts(),

@@ -133,7 +133,7 @@ public final class RunOutputs implements RunListener {
         summary.metrics().forEach((name, value) -> metrics.append("  ").append(name).append(' ')
                 .append(value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf(value.longValue())
                         : String.format(Locale.ROOT, "%.4f", value)));
-        int rounds = config.experiment().rounds();
+        int rounds = config.experiment().traits().federatedRounds(config.experiment().rounds());
         String round = summary.round() > rounds ? "personalisation" // a personalised method's round after the rest
                 : String.format(Locale.ROOT, "round %3d/%d", summary.round(), rounds);
         progress.accept(String.format(Locale.ROOT,

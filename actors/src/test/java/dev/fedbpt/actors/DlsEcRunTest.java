@@ -36,26 +36,7 @@ class DlsEcRunTest {
         DomainFiles.write(dir);
         ExperimentConfig config = TestRuns.config(DomainFiles.dlsEc(dir, ROUNDS));
         Path run = dir.resolve("run");
-        ExperimentRunner.Outcome outcome = TestRuns.run(config, run);
-        assertNull(outcome.failure());
-        JsonNode result = TestRuns.result(run);
-
-        ModelBinding binding = new ModelBinding();
-        try (ScoringModel model = new ConfiguredModels().load(config)) {
-            binding.bind(model);
-            ExperimentData data = ExperimentData.prepare(config, model);
-            FederatedMethod method = ConfiguredMethod.of(config, binding);
-            LocalRounds.Outcome reference = LocalRounds.run(method, config.experiment().seed(), ROUNDS + 1,
-                    config.federation().sampleFraction(), data.clients(), data.clientTests(), data.participation(),
-                    new Vocabulary(model.vocabularySize(), model.specialTokenIds()),
-                    (prompt, rows) -> model.score(rows.stream()
-                            .map(row -> InferencePool.modelInput(prompt, row)).toList()), false);
-            assertEquals(ServerState.fingerprint(method.evaluationPrompt(reference.last())),
-                    result.get("global_mean_sha256").asText());
-            Map<String, Double> metrics = method.metrics(reference.last());
-            assertEquals(metrics.get("p_accuracy"), result.get("final_p_accuracy").asDouble());
-            assertEquals(metrics.get("np_accuracy"), result.get("final_np_accuracy").asDouble());
-        }
+        JsonNode result = assertActorsComputeLocalRounds(config, run, ROUNDS + 1);
         assertEquals(ROUNDS + 1, result.get("rounds_completed").asInt(), "the personalisation round follows");
         List<JsonNode> rows = TestRuns.metrics(run);
         assertEquals(ROUNDS + 1, rows.size());
@@ -78,10 +59,71 @@ class DlsEcRunTest {
         assertEquals(result.get("final_np_accuracy"), TestRuns.result(run).get("final_np_accuracy"));
     }
 
+    /** The BBT baselines through the same seam: BBT alone (the personalisation round only) and BBT(Fed). */
     @Test
-    void aPersonalisedMethodWithoutPerClientTestRowsIsRefusedNamingTheKey() {
+    void theBbtBaselinesThroughActorsComputeTheSynchronousReference() {
+        DomainFiles.write(dir);
+        String[] small = {"dls-ec.post-tuning.budget=8", "bbt.budget=8", "dls-ec.local-steps=2"};
+        ExperimentConfig alone = TestRuns.config(TestRuns.concat(TestRuns.concat(DomainFiles.dlsEc(dir, 2), small),
+                "experiment.method=bbt"));
+        JsonNode aloneResult = assertActorsComputeLocalRounds(alone, dir.resolve("bbt"), 1);
+        assertTrue(aloneResult.get("final_np_accuracy").isNumber());
+        ExperimentConfig fed = TestRuns.config(TestRuns.concat(TestRuns.concat(DomainFiles.dlsEc(dir, 2), small),
+                "experiment.method=bbt-fed"));
+        assertActorsComputeLocalRounds(fed, dir.resolve("bbt-fed"), 3);
+        assertEquals(8 * 16.0, TestRuns.metrics(dir.resolve("bbt-fed")).get(0).get("uplink_bits").asDouble(),
+                "d = 8 fp16 values, 16 bits each");
+    }
+
+    /** Runs {@code config} through the actors and LocalRounds; the same prompt and P / NP; returns result.json. */
+    private static JsonNode assertActorsComputeLocalRounds(ExperimentConfig config, Path run, int serverRounds) {
+        ExperimentRunner.Outcome outcome = TestRuns.run(config, run);
+        assertNull(outcome.failure());
+        JsonNode result = TestRuns.result(run);
+        ModelBinding binding = new ModelBinding();
+        try (ScoringModel model = new ConfiguredModels().load(config)) {
+            binding.bind(model);
+            ExperimentData data = ExperimentData.prepare(config, model);
+            FederatedMethod method = ConfiguredMethod.of(config, binding);
+            LocalRounds.Outcome reference = LocalRounds.run(method, config.experiment().seed(), serverRounds,
+                    config.federation().sampleFraction(), data.clients(), data.clientTests(), data.participation(),
+                    new Vocabulary(model.vocabularySize(), model.specialTokenIds()),
+                    (prompt, rows) -> model.score(rows.stream()
+                            .map(row -> InferencePool.modelInput(prompt, row)).toList()), false);
+            assertEquals(ServerState.fingerprint(method.evaluationPrompt(reference.last())),
+                    result.get("global_mean_sha256").asText());
+            Map<String, Double> metrics = method.metrics(reference.last());
+            assertEquals(metrics.get("p_accuracy"), result.get("final_p_accuracy").asDouble());
+            assertEquals(metrics.get("np_accuracy"), result.get("final_np_accuracy").asDouble());
+        }
+        assertEquals(serverRounds, result.get("rounds_completed").asInt());
+        return result;
+    }
+
+    @Test
+    void aDirichletSplitGivesEveryClientTestRowsWithItsOwnLabelSkewAndHoldsOutTheLastClients() {
+        ExperimentConfig config = TestRuns.config("experiment.method=dls-ec", "experiment.rounds=2",
+                "data.split=dirichlet", "data.dirichlet-alpha=0.4", "federation.held-out-clients=1",
+                "dls-ec.prompt-length=4", "dls-ec.local-steps=2", "dls-ec.post-tuning.dimension=4",
+                "dls-ec.post-tuning.population=4", "dls-ec.post-tuning.budget=8", "dls-ec.first-token=2000");
+        Path run = dir.resolve("dirichlet");
+        assertNull(TestRuns.run(config, run).failure());
+        List<JsonNode> rows = TestRuns.metrics(run);
+        assertEquals(List.of(3, 3, 4), rows.stream().map(row -> row.get("sampled").asInt()).toList(),
+                "client 3 is held out of the federated rounds and joins the last");
+        assertTrue(rows.get(2).get("np_accuracy").isNumber());
+        try (ScoringModel model = new ConfiguredModels().load(config)) {
+            ExperimentData data = ExperimentData.prepare(config, model);
+            assertEquals(data.testSet().labels().length, data.clientTests().stream().mapToInt(t -> t.size()).sum(),
+                    "the clients' test rows are the test set, split");
+            assertTrue(!data.participation().isParticipant(3) && data.participation().isParticipant(2));
+        }
+    }
+
+    @Test
+    void heldOutClientsNeedAPersonalisedMethod() {
         ConfigError error = org.junit.jupiter.api.Assertions.assertThrows(ConfigError.class,
-                () -> TestRuns.config("experiment.method=dls-ec"));
-        assertEquals("fedbpt.data.split", error.key());
+                () -> TestRuns.config("federation.held-out-clients=1"));
+        assertEquals("fedbpt.federation.held-out-clients", error.key());
     }
 }

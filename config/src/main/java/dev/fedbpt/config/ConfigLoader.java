@@ -254,17 +254,27 @@ public final class ConfigLoader {
             throw new ConfigError(ROOT + ".data.format", "columns reads the columns the task file gives, but task "
                     + definition.name() + " gives none (add a columns section to its task file)");
         }
-        if (Methods.traits(experiment.method()).personalised() && data.split() != ExperimentConfig.Split.DOMAINS) {
-            throw new ConfigError(ROOT + ".data.split", experiment.method() + " is personalised: every client is "
-                    + "scored on its own test rows, which split = domains gives (one client per domain); "
-                    + "per-client test splits of iid and dirichlet are not built yet");
-        }
         var federation = new ExperimentConfig.Federation(
                 r.intIn("federation.clients", 1, 10_000_000),
                 r.doubleIn("federation.sample-fraction", 1e-9, 1.0),
                 r.doubleIn("federation.quorum", 1e-9, 1.0),
                 r.positiveDuration("federation.round-deadline"),
-                r.intIn("federation.max-attempts", 1, 1000));
+                r.intIn("federation.max-attempts", 1, 1000),
+                r.intIn("federation.held-out-clients", 0, 10_000_000));
+        if (federation.heldOutClients() > 0) {
+            if (data.split() == ExperimentConfig.Split.DOMAINS) {
+                throw new ConfigError(ROOT + ".federation.held-out-clients", "with split = domains, data.held-out "
+                        + "names the held-out domains");
+            }
+            if (federation.heldOutClients() >= federation.clients()) {
+                throw new ConfigError(ROOT + ".federation.held-out-clients", "holds out " + federation.heldOutClients()
+                        + " of " + federation.clients() + " clients; at least one must take part");
+            }
+            if (!Methods.traits(experiment.method()).personalised()) {
+                throw new ConfigError(ROOT + ".federation.held-out-clients", "held-out clients only join a "
+                        + "personalised method's personalisation round; " + experiment.method() + " has none");
+            }
+        }
         // The methods' own sections, checked by their rules whatever the method: a run never meets a bad value.
         for (SettingsRules rules : Methods.settingsRules()) {
             try {

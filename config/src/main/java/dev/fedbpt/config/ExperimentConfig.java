@@ -203,8 +203,9 @@ public record ExperimentConfig(
         return data.definition();
     }
 
+    /** @param heldOutClients how many clients (the highest ids) only join a personalised method's last round */
     public record Federation(int clients, double sampleFraction, double quorum, Duration roundDeadline,
-                             int maxAttempts) {}
+                             int maxAttempts, int heldOutClients) {}
 
     public record Model(Backend backend, String bundled, String onnx, String tokenizer, Head head,
                         double temperature, int promptLength, PromptInjection promptInjection, long projectionSeed,

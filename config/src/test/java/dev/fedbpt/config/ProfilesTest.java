@@ -51,12 +51,12 @@ class ProfilesTest {
         assertEquals(ExperimentConfig.PromptInjection.ADD_AFTER_LAYERNORM, config.model().promptInjection());
         // result.json's record of the reading: every item a profile sets, as the run uses it
         @SuppressWarnings("unchecked")
-        Map<String, String> items = (Map<String, String>) Methods.create("fedbpt", new MethodContext(s, 1, ModelFacts.NONE)).resultFields().get("reading");
+        Map<String, String> items = (Map<String, String>) Methods.create("fedbpt", new MethodContext(s, 1, 0, ModelFacts.NONE)).resultFields().get("reading");
         assertEquals("clean-loss", items.get("search.client-ranking"));
         assertEquals("add-after-layernorm", items.get("model.prompt-injection"));
         assertEquals(10, items.size());
-        assertEquals("reference-code", Methods.create("fedbpt", new MethodContext(s, 1, ModelFacts.NONE)).resultFields().get("profile"));
-        assertEquals(Map.of(), Methods.create("zero-shot", new MethodContext(s, 1, ModelFacts.NONE)).resultFields(), "a baseline reads no reading");
+        assertEquals("reference-code", Methods.create("fedbpt", new MethodContext(s, 1, 0, ModelFacts.NONE)).resultFields().get("profile"));
+        assertEquals(Map.of(), Methods.create("zero-shot", new MethodContext(s, 1, 0, ModelFacts.NONE)).resultFields(), "a baseline reads no reading");
     }
 
     @Test

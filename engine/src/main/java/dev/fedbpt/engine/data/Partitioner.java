@@ -96,6 +96,54 @@ public final class Partitioner {
         return materialize(examples, assigned);
     }
 
+    /**
+     * Splits {@code test} over the clients of {@code training} so that each client's share of every class is its
+     * share of that class in its training data: a personalised client's test rows then follow its own label skew, as
+     * a client's data split locally into train and test would. Class c's test examples are shuffled and cut at the
+     * cumulative shares (equal shares when no client trains on c); clients left empty get one example as in
+     * {@link #dirichlet}.
+     */
+    public static List<List<Example>> likeTraining(List<Example> test, List<List<Example>> training, int numClasses,
+                                                   RandomGenerator rng) {
+        int clients = training.size();
+        check(test, clients, rng);
+        double[][] counts = new double[numClasses][clients];
+        for (int k = 0; k < clients; k++) {
+            for (Example e : training.get(k)) {
+                counts[e.label()][k]++;
+            }
+        }
+        List<List<Integer>> byClass = new ArrayList<>();
+        for (int c = 0; c < numClasses; c++) {
+            byClass.add(new ArrayList<>());
+        }
+        for (int i = 0; i < test.size(); i++) {
+            byClass.get(test.get(i).label()).add(i);
+        }
+        List<List<Integer>> assigned = new ArrayList<>();
+        for (int k = 0; k < clients; k++) {
+            assigned.add(new ArrayList<>());
+        }
+        for (int c = 0; c < numClasses; c++) {
+            double total = Arrays.stream(counts[c]).sum();
+            int[] idx = byClass.get(c).stream().mapToInt(Integer::intValue).toArray();
+            Shuffle.shuffle(idx, rng);
+            int n = idx.length;
+            double cumulative = 0;
+            int start = 0;
+            for (int k = 0; k < clients; k++) {
+                cumulative += total > 0 ? counts[c][k] / total : 1.0 / clients;
+                int end = k == clients - 1 ? n : Math.min(n, Math.max(start, (int) Math.floor(cumulative * n)));
+                for (int i = start; i < end; i++) {
+                    assigned.get(k).add(idx[i]);
+                }
+                start = end;
+            }
+        }
+        repairEmpty(assigned);
+        return materialize(test, assigned);
+    }
+
     private static double[] dirichletDraw(GammaDistribution gamma, int clients, RandomGenerator rng) {
         double[] p = new double[clients];
         double sum = 0;

@@ -36,7 +36,7 @@ final class DlsEcMethod implements FederatedMethod {
     private final MethodContext context;
     private volatile VocabularyIndex index;
     private volatile ResidualCompression compression;
-    private volatile Projection projection;
+    private final Personalisation personalisation = new Personalisation();
 
     DlsEcMethod(DlsEcConfig config, MethodContext context) {
         this.config = config;
@@ -50,24 +50,12 @@ final class DlsEcMethod implements FederatedMethod {
 
     @Override
     public MethodState initialize() {
-        Vocabulary vocabulary = context.model().vocabulary();
-        if (vocabulary.size() >= UpdateWire.SKIP_ON_WIRE) {
+        if (context.model().vocabulary().size() >= UpdateWire.SKIP_ON_WIRE) {
             throw new IllegalStateException("DLS-EC sends 16-bit token ids; the model's vocabulary has "
-                    + vocabulary.size() + " tokens");
+                    + context.model().vocabulary().size() + " tokens");
         }
-        TokenEmbeddings embeddings = context.model().embeddings();
-        float[][] prompt = new float[config.promptLength()][];
-        for (int t = 0; t < prompt.length; t++) {
-            int token = config.firstToken() + t;
-            if (token >= vocabulary.size() || vocabulary.isSpecial(token)) {
-                throw new SettingException("dls-ec.first-token", "the first prompt's tokens " + config.firstToken()
-                        + ".." + (config.firstToken() + prompt.length - 1) + " must be ordinary tokens of the "
-                        + vocabulary.size() + "-token vocabulary; " + token + " is "
-                        + (token >= vocabulary.size() ? "outside it" : "a special token"));
-            }
-            prompt[t] = embeddings.row(token);
-        }
-        return new DlsEcState(0, prompt, null, 0, List.of());
+        return new DlsEcState(0, Personalisation.firstPrompt(config.promptLength(), config.firstToken(),
+                context.model()), null, 0, List.of());
     }
 
     @Override
@@ -81,7 +69,8 @@ final class DlsEcMethod implements FederatedMethod {
         if (d.round() < context.rounds()) {
             return new LocalSearch(config, index(), d.prompt(), task);
         }
-        return new PostTuning(config.postTuning(), projection(task.seed()), d.prompt(), task);
+        return new PostTuning(config.postTuning(), personalisation.projection(config.promptLength(),
+                config.postTuning().dimension(), context), d.prompt(), task);
     }
 
     @Override
@@ -90,12 +79,8 @@ final class DlsEcMethod implements FederatedMethod {
         List<Upload> sorted = new ArrayList<>(uploads);
         sorted.sort(Comparator.comparingInt(Upload::clientId));
         if (state.round() >= context.rounds()) {
-            List<PersonalResult> results = new ArrayList<>();
-            for (Upload upload : sorted) {
-                results.add((PersonalResult) upload);
-            }
             return new DlsEcState(state.round() + 1, state.prompt(), state.update(), state.screenedPositions(),
-                    results);
+                    Personalisation.results(uploads));
         }
         double[][] average = average(state.prompt(), sorted);
         if (config.download() == DlsEcConfig.Download.FULL) {
@@ -153,17 +138,8 @@ final class DlsEcMethod implements FederatedMethod {
     @Override
     public String screen(MethodState global, Upload upload) {
         DlsEcState state = (DlsEcState) global;
-        boolean personalising = state.round() >= context.rounds();
-        if (personalising) {
-            if (!(upload instanceof PersonalResult r)) {
-                return "the personalisation round expects a post-tuning result, got " + upload.getClass().getSimpleName();
-            }
-            if (r.testCount() < 1 || r.tunedCorrect() < 0 || r.tunedCorrect() > r.testCount()
-                    || r.globalCorrect() < 0 || r.globalCorrect() > r.testCount()) {
-                return "inconsistent test counts " + r.tunedCorrect() + "/" + r.globalCorrect() + " of "
-                        + r.testCount();
-            }
-            return null;
+        if (state.round() >= context.rounds()) {
+            return Personalisation.screen(upload);
         }
         if (!(upload instanceof SearchUpload u)) {
             return "a federated round expects token ids, got " + upload.getClass().getSimpleName();
@@ -192,27 +168,8 @@ final class DlsEcMethod implements FederatedMethod {
         metrics.put("uplink_bits", 8.0 * UpdateWire.upload(new int[config.promptLength()]).length);
         metrics.put("downlink_bits", 8.0 * downlinkBytes(global));
         metrics.put("screened_positions", (double) state.screenedPositions());
-        if (!state.personal().isEmpty()) {
-            metrics.put("p_accuracy", meanAccuracy(state.personal(), true, true));
-            metrics.put("np_accuracy", meanAccuracy(state.personal(), false, true));
-            metrics.put("p_accuracy_untuned", meanAccuracy(state.personal(), true, false));
-            metrics.put("np_accuracy_untuned", meanAccuracy(state.personal(), false, false));
-        }
-        metrics.values().removeIf(v -> Double.isNaN(v));
+        Personalisation.report(state.personal(), metrics);
         return metrics;
-    }
-
-    /** The mean over clients (not over rows) of the accuracy on each client's own test rows; NaN for none. */
-    static double meanAccuracy(List<PersonalResult> results, boolean participants, boolean tuned) {
-        double sum = 0;
-        int count = 0;
-        for (PersonalResult r : results) {
-            if (r.participant() == participants) {
-                sum += (double) (tuned ? r.tunedCorrect() : r.globalCorrect()) / r.testCount();
-                count++;
-            }
-        }
-        return count == 0 ? Double.NaN : sum / count;
     }
 
     /** The ids message: T x 16 bits. The personalisation round's report is evaluation, not the protocol: 0. */
@@ -266,17 +223,4 @@ final class DlsEcMethod implements FederatedMethod {
         return c;
     }
 
-    private Projection projection(long seed) {
-        Projection p = projection;
-        if (p == null) {
-            synchronized (this) {
-                if (projection == null) {
-                    projection = new Projection(config.promptLength(), context.model().embeddings(),
-                            config.postTuning().dimension(), seed);
-                }
-                p = projection;
-            }
-        }
-        return p;
-    }
 }

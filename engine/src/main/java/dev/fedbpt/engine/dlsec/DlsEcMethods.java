@@ -1,16 +1,30 @@
 package dev.fedbpt.engine.dlsec;
 
+import dev.fedbpt.engine.method.MethodContext;
 import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.Methods;
 
 import java.util.List;
 
-/** This package's entry in the method registry: "dls-ec", read from the {@code dls-ec.*} settings. */
+/**
+ * This package's entries in the method registry: "dls-ec" (settings {@code dls-ec.*}) and its personalised BBT
+ * baselines "bbt" (local only) and "bbt-fed" (FedAvg over z), which read DLS-EC's prompt and post-tuning settings
+ * and their own {@code bbt.*}.
+ */
 public final class DlsEcMethods {
     private DlsEcMethods() {}
 
     public static List<Methods.Entry> entries() {
         return List.of(new Methods.Entry(DlsEcMethod.NAME, MethodTraits.PERSONALISED,
-                c -> new DlsEcMethod(DlsEcConfig.from(c.settings()), c)));
+                        c -> new DlsEcMethod(DlsEcConfig.from(c.settings()), c)),
+                new Methods.Entry("bbt", new MethodTraits(false, false, false, true), c -> bbt("bbt",
+                        BbtMethod.Mode.LOCAL, c)),
+                new Methods.Entry("bbt-fed", MethodTraits.PERSONALISED, c -> bbt("bbt-fed",
+                        BbtMethod.Mode.FEDERATED, c)));
+    }
+
+    private static BbtMethod bbt(String name, BbtMethod.Mode mode, MethodContext c) {
+        return new BbtMethod(name, mode, DlsEcConfig.from(c.settings()), c.settings().number("bbt.sigma", 1e-12, 1e6),
+                c.settings().integer("bbt.budget", 0, Integer.MAX_VALUE), c);
     }
 }

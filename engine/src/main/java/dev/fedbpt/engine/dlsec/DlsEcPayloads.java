@@ -21,6 +21,8 @@ public final class DlsEcPayloads implements PayloadCodec {
     private static final byte SEARCH_UPLOAD = 3;
     private static final byte PERSONAL_RESULT = 4;
     private static final byte PERSONAL_PROMPT = 5;
+    private static final byte BBT_STATE = 6;
+    private static final byte Z_UPLOAD = 7;
     private static final byte NO_UPDATE = 0;
     private static final byte COMPRESSED = 1;
     private static final byte FULL = 2;
@@ -79,6 +81,21 @@ public final class DlsEcPayloads implements PayloadCodec {
             PayloadBytes.put(out, p.z());
             return out.array();
         }
+        if (payload instanceof BbtState b) {
+            ByteBuffer out = ByteBuffer.allocate(1 + 4 + PayloadBytes.size(new float[][] {b.z()}) + 4
+                    + PERSONAL_BYTES * b.personal().size());
+            out.put(BBT_STATE).putInt(b.round());
+            PayloadBytes.put(out, new float[][] {b.z()});
+            out.putInt(b.personal().size());
+            b.personal().forEach(r -> personal(out, r));
+            return out.array();
+        }
+        if (payload instanceof ZUpload u) {
+            ByteBuffer out = ByteBuffer.allocate(1 + 4 + 4 + 8 + 4 + PayloadBytes.size(new float[][] {u.z()}));
+            out.put(Z_UPLOAD).putInt(u.round()).putInt(u.clientId()).putDouble(u.loss()).putInt(u.sampleCount());
+            PayloadBytes.put(out, new float[][] {u.z()});
+            return out.array();
+        }
         throw new IllegalArgumentException("the " + NAME + " codec does not encode "
                 + (payload == null ? "null" : payload.getClass().getName()));
     }
@@ -100,16 +117,10 @@ public final class DlsEcPayloads implements PayloadCodec {
                         default -> throw new IllegalArgumentException("unknown " + NAME + " update kind " + updateKind);
                     };
                     long screened = in.getLong();
-                    int count = in.getInt();
-                    if (count < 0 || (long) count * PERSONAL_BYTES > in.remaining()) {
-                        throw new IllegalArgumentException("damaged " + NAME + " state: " + count + " results");
-                    }
-                    List<PersonalResult> personal = new ArrayList<>(count);
-                    for (int i = 0; i < count; i++) {
-                        personal.add(personal(in));
-                    }
-                    yield new DlsEcState(round, prompt, update, screened, personal);
+                    yield new DlsEcState(round, prompt, update, screened, personalList(in));
                 }
+                case BBT_STATE -> new BbtState(in.getInt(), vector(in), personalList(in));
+                case Z_UPLOAD -> new ZUpload(in.getInt(), in.getInt(), in.getDouble(), in.getInt(), vector(in));
                 case DOWNLINK -> new DlsEcDownlink(in.getInt(), PayloadBytes.floatMatrix(in));
                 case SEARCH_UPLOAD -> new SearchUpload(in.getInt(), in.getInt(), in.getDouble(), in.getInt(),
                         PayloadBytes.ints(in));
@@ -118,6 +129,27 @@ public final class DlsEcPayloads implements PayloadCodec {
                 default -> throw new IllegalArgumentException("unknown " + NAME + " payload kind " + kind);
             };
         });
+    }
+
+    private static List<PersonalResult> personalList(ByteBuffer in) {
+        int count = in.getInt();
+        if (count < 0 || (long) count * PERSONAL_BYTES > in.remaining()) {
+            throw new IllegalArgumentException("damaged " + NAME + " payload: " + count + " personal results");
+        }
+        List<PersonalResult> personal = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            personal.add(personal(in));
+        }
+        return personal;
+    }
+
+    /** A vector written as a one-row matrix. */
+    private static float[] vector(ByteBuffer in) {
+        float[][] matrix = PayloadBytes.floatMatrix(in);
+        if (matrix.length != 1) {
+            throw new IllegalArgumentException("damaged " + NAME + " payload: a vector of " + matrix.length + " rows");
+        }
+        return matrix[0];
     }
 
     private static void personal(ByteBuffer out, PersonalResult r) {

@@ -37,7 +37,7 @@ public final class DlsEcTimings {
         VocabularyIndex index = new VocabularyIndex(embeddings, vocabulary);
         double indexMs = (System.nanoTime() - t0) / 1e6;
         DlsEcMethod method = new DlsEcMethod(config,
-                new MethodContext(NO_SETTINGS, 1, ModelFacts.of(vocabulary, embeddings)));
+                new MethodContext(NO_SETTINGS, 1, seed, ModelFacts.of(vocabulary, embeddings)));
         DlsEcState state = (DlsEcState) method.initialize();
 
         RandomGenerator rng = Rng.of(seed, Purpose.BENCHMARK);

@@ -1,18 +1,12 @@
 package dev.fedbpt.engine.dlsec;
 
-import dev.fedbpt.engine.cmaes.Cmaes;
-import dev.fedbpt.engine.cmaes.CmaesParameters;
-import dev.fedbpt.engine.cmaes.CmaesState;
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.TaskMetric;
-import dev.fedbpt.engine.fedbpt.Losses;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.engine.random.Purpose;
-import dev.fedbpt.engine.random.Rng;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -25,88 +19,55 @@ final class PostTuning implements ClientProcedure {
     private final Projection projection;
     private final float[][] base;
     private final ClientTask task;
-    private final Cmaes cmaes;
-    private final int generations;
-    private int generation;
-    private double[][] candidates;
+    private final ZSearch search;
     private ScorePrompts pending;
-    private double[] bestZ;
-    private double bestLoss = Double.POSITIVE_INFINITY;
     private boolean tested;
     private int tunedCorrect;
     private int globalCorrect;
-    private int nonFinite;
 
     PostTuning(DlsEcConfig.PostTuning settings, Projection projection, float[][] base, ClientTask task) {
         if (task.test() == null) {
-            throw new IllegalStateException("client " + task.clientId() + " has no test rows of its own: DLS-EC's "
-                    + "personalisation round scores each client on its own test data (data.split = domains)");
+            throw new IllegalStateException("client " + task.clientId() + " has no test rows of its own: a "
+                    + "personalisation round scores each client on its own test data");
         }
         this.projection = projection;
         this.base = base;
         this.task = task;
-        int d = projection.dimension();
-        cmaes = new Cmaes(CmaesState.initial(new double[d], settings.sigma()),
-                CmaesParameters.standard(d, settings.population()));
-        generations = settings.budget() / settings.population();
-        bestZ = new double[d];
+        search = new ZSearch(projection, base, new double[projection.dimension()], settings.sigma(),
+                settings.population(), settings.budget() / settings.population(), task, Purpose.DLSEC_POST_TUNING,
+                task.clientId());
     }
 
     @Override
     public Step next() {
         if (tested) {
-            return new Finished(new PersonalResult(task.round(), task.clientId(), bestLoss, task.data().size(),
-                    task.participant(), tunedCorrect, globalCorrect, task.test().size()), new PersonalPrompt(bestZ));
+            return new Finished(new PersonalResult(task.round(), task.clientId(), search.bestLoss(),
+                    task.data().size(), task.participant(), tunedCorrect, globalCorrect, task.test().size()),
+                    new PersonalPrompt(search.bestZ()));
         }
         if (pending == null) {
-            pending = generation < generations ? searchRequest() : testRequest();
+            pending = search.done() ? testRequest() : search.request();
         }
         return pending;
     }
 
-    private ScorePrompts searchRequest() {
-        candidates = cmaes.ask(Rng.of(task.seed(), Purpose.DLSEC_POST_TUNING, task.clientId(), generation));
-        List<Prompt> prompts = new ArrayList<>(candidates.length);
-        for (double[] z : candidates) {
-            prompts.add(new Prompt.Embeddings(projection.apply(base, z)));
-        }
-        return new ScorePrompts(generation, prompts, task.data().tokenIds());
-    }
-
     private ScorePrompts testRequest() {
-        return new ScorePrompts(generation, List.of(new Prompt.Embeddings(projection.apply(base, bestZ)),
-                new Prompt.Embeddings(base)), task.test().tokenIds());
+        return new ScorePrompts(search.generation(), List.of(
+                new Prompt.Embeddings(projection.apply(base, search.bestZ())), new Prompt.Embeddings(base)),
+                task.test().tokenIds());
     }
 
     @Override
     public void onScores(float[][][] scores) {
         ClientProcedure.checkShape(pending, scores);
-        if (generation < generations) {
-            onFitness(scores);
+        if (!search.done()) {
+            search.onScores(scores);
         } else {
             tunedCorrect = correct(scores[0], task.test());
             globalCorrect = correct(scores[1], task.test());
             tested = true;
         }
         pending = null;
-    }
-
-    private void onFitness(float[][][] scores) {
-        double[] fitness = new double[scores.length];
-        for (int k = 0; k < scores.length; k++) {
-            double loss = Losses.meanCrossEntropy(scores[k], task.data().labels(), task.data().numClasses());
-            if (!Double.isFinite(loss)) {
-                nonFinite++;
-                loss = Double.MAX_VALUE; // the worst fitness
-            }
-            fitness[k] = loss;
-            if (loss < bestLoss) {
-                bestLoss = loss;
-                bestZ = candidates[k].clone();
-            }
-        }
-        cmaes.tell(candidates, fitness);
-        generation++;
     }
 
     private static int correct(float[][] scores, LocalData rows) {
@@ -121,6 +82,6 @@ final class PostTuning implements ClientProcedure {
 
     @Override
     public int nonFiniteCount() {
-        return nonFinite;
+        return search.nonFiniteCount();
     }
 }

@@ -18,9 +18,19 @@ public record MethodTraits(boolean runsRounds, boolean singleClient, boolean dem
         this(runsRounds, singleClient, demonstrations, false);
     }
 
-    /** Rounds the server runs for {@code federatedRounds} federated ones: one more for a personalised method. */
-    public int serverRounds(int federatedRounds) {
-        return personalised ? federatedRounds + 1 : federatedRounds;
+    /** The federated rounds of an experiment configured for {@code rounds}: none for a method that runs none. */
+    public int federatedRounds(int rounds) {
+        return runsRounds ? rounds : 0;
+    }
+
+    /** Every round the server runs: the federated ones, then a personalised method's personalisation round. */
+    public int serverRounds(int rounds) {
+        return federatedRounds(rounds) + (personalised ? 1 : 0);
+    }
+
+    /** The 0-based index of the personalisation round, or -1 for a method that is not personalised. */
+    public int personalisationRound(int rounds) {
+        return personalised ? federatedRounds(rounds) : -1;
     }
 
     /**
@@ -28,6 +38,7 @@ public record MethodTraits(boolean runsRounds, boolean singleClient, boolean dem
      * that never split the training data. A sweep computes cells that differ only in these once.
      */
     public List<String> unreadKeys() {
-        return singleClient || !runsRounds ? List.of("data.split", "data.dirichlet-alpha") : List.of();
+        return singleClient || (!runsRounds && !personalised) ? List.of("data.split", "data.dirichlet-alpha")
+                : List.of();
     }
 }

@@ -30,5 +30,7 @@ public enum Purpose {
     /** DLS-EC: the projection A of post-tuning (BBT's, shared by every client). */
     DLSEC_PROJECTION,
     /** DLS-EC: the candidates of a client's post-tuning CMA-ES. */
-    DLSEC_POST_TUNING
+    DLSEC_POST_TUNING,
+    /** BBT(Fed), DLS-EC's baseline: the candidates of a client's local CMA-ES in a federated round. */
+    BBT_SEARCH
 }

@@ -118,4 +118,21 @@ class PartitionerTest {
                 () -> Partitioner.dirichlet(all, 2, Double.NaN, 2, new MersenneTwister(1)));
         assertThrows(IllegalArgumentException.class, () -> Partitioner.dirichlet(all, 2, 1, 1, new MersenneTwister(1)));
     }
+
+    @Test
+    void testRowsFollowEachClientsTrainingLabelSkew() {
+        List<List<Example>> training = Partitioner.dirichlet(balanced(40, 2), 4, 0.4, 2, new Well19937c(3));
+        List<Example> test = balanced(500, 2);
+        List<List<Example>> tests = Partitioner.likeTraining(test, training, 2, new Well19937c(4));
+        isPartition(test, tests, 4);
+        for (int k = 0; k < 4; k++) {
+            for (int c = 0; c < 2; c++) {
+                int cls = c;
+                double trainShare = training.get(k).stream().filter(e -> e.label() == cls).count() / 40.0;
+                double testShare = tests.get(k).stream().filter(e -> e.label() == cls).count() / 500.0;
+                assertEquals(trainShare, testShare, 1.0 / 500 + 1e-9,
+                        "client " + k + "'s share of class " + c + " in its test rows is its share in training");
+            }
+        }
+    }
 }

@@ -143,7 +143,7 @@ class DlsEcMethodTest {
         assertFalse(last.personal().get(3).participant());
         assertTrue(last.personal().stream().allMatch(r -> r.testCount() == 20));
         Map<String, Double> metrics = method.metrics(last);
-        assertEquals(DlsEcMethod.meanAccuracy(last.personal(), true, true), metrics.get("p_accuracy"));
+        assertEquals(Personalisation.meanAccuracy(last.personal(), true, true), metrics.get("p_accuracy"));
         assertEquals((double) last.personal().get(3).tunedCorrect() / 20, metrics.get("np_accuracy"));
         assertNotNull(metrics.get("p_accuracy_untuned"));
         assertEquals(0, method.uplinkBytes(outcome.uploads().get(federatedRounds).get(0)));
@@ -160,6 +160,58 @@ class DlsEcMethodTest {
         assertNotNull(method.screen(initial, new SearchUpload(0, 0, 0.5, 8, new int[] {5})), "wrong length");
         assertNotNull(method.screen(initial, new SearchUpload(0, 0, 0.5, 8, new int[] {5, 300, -1, -1, -1, -1})),
                 "outside the vocabulary");
+    }
+
+    @Test
+    void bbtFedAveragesTheClientsFp16MeansAndPersonalisesFromTheGlobalZ() {
+        int federatedRounds = 2;
+        FederatedMethod method = Methods.create("bbt-fed", TestModels.context(Map.of(), federatedRounds, SEED));
+        List<LocalData> train = new ArrayList<>();
+        List<LocalData> test = new ArrayList<>();
+        for (int k = 0; k < 3; k++) {
+            train.add(TestModels.data(8, 30 + k));
+            test.add(TestModels.data(10, 40 + k));
+        }
+        Participation participation = new Participation(3, new int[] {2}, federatedRounds);
+        LocalRounds.Outcome outcome = LocalRounds.run(method, SEED, federatedRounds + 1, 1.0, train, test,
+                participation, TestModels.VOCAB, TestModels.scorer(), false);
+        BbtState first = (BbtState) outcome.states().get(0);
+        List<Upload> uploads = outcome.uploads().get(0);
+        assertEquals(2, uploads.size(), "client 2 is held out");
+        for (int i = 0; i < first.z().length; i++) {
+            float expected = Fp16.round((((ZUpload) uploads.get(0)).z()[i] + (double) ((ZUpload) uploads.get(1)).z()[i]) / 2);
+            assertEquals(expected, first.z()[i], 0f, "the uniform mean, in fp16");
+            assertEquals(first.z()[i], Fp16.round(first.z()[i]), "z travels in fp16");
+        }
+        assertEquals(2 * 5, method.uplinkBytes(uploads.get(0)), "d x 16 bits");
+        assertEquals(2 * 5, method.downlinkBytes(first));
+        BbtState last = (BbtState) outcome.last();
+        assertEquals(3, last.personal().size());
+        assertNotNull(method.metrics(last).get("np_accuracy"));
+        for (int t = 0; t <= federatedRounds; t++) {
+            assertArrayEquals(bytes(roundTrip(outcome.states().get(t))), bytes(outcome.states().get(t)));
+            for (Upload upload : outcome.uploads().get(t)) {
+                assertArrayEquals(bytes(roundTrip(upload)), bytes(upload));
+            }
+        }
+    }
+
+    @Test
+    void bbtAloneRunsOnlyThePersonalisationRoundFromTheFirstPrompt() {
+        FederatedMethod method = Methods.create("bbt", TestModels.context(Map.of(), 0, SEED));
+        List<LocalData> train = List.of(TestModels.data(8, 1), TestModels.data(8, 2));
+        List<LocalData> test = List.of(TestModels.data(10, 3), TestModels.data(10, 4));
+        LocalRounds.Outcome outcome = LocalRounds.run(method, SEED, 1, 1.0, train, test,
+                new Participation(2, new int[0], 0), TestModels.VOCAB, TestModels.scorer(), false);
+        BbtState last = (BbtState) outcome.last();
+        assertEquals(2, last.personal().size());
+        assertTrue(last.personal().stream().allMatch(PersonalResult::participant));
+        assertNull(method.metrics(last).get("np_accuracy"), "no client was held out");
+        assertEquals(0, method.uplinkBytes(outcome.uploads().get(0).get(0)), "nothing federated");
+        // Its untuned accuracy is the first prompt's: DLS-EC's before its first round.
+        FederatedMethod dlsEc = method(Map.of(), 0);
+        assertEquals(dlsEc.evaluationPrompt(dlsEc.initialize()).sha256(),
+                method.evaluationPrompt(method.initialize()).sha256());
     }
 
     private static byte[] bytes(Payload payload) {

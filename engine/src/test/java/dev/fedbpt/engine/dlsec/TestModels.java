@@ -77,9 +77,10 @@ final class TestModels {
                 Map.entry("dls-ec.keep-current", "true"), Map.entry("dls-ec.batch-size", "4"),
                 Map.entry("dls-ec.full-batch-up-to", "8"), Map.entry("dls-ec.first-token", "10"),
                 Map.entry("dls-ec.post-tuning.dimension", "5"), Map.entry("dls-ec.post-tuning.sigma", "0.1"),
-                Map.entry("dls-ec.post-tuning.population", "4"), Map.entry("dls-ec.post-tuning.budget", "16")));
+                Map.entry("dls-ec.post-tuning.population", "4"), Map.entry("dls-ec.post-tuning.budget", "16"),
+                Map.entry("bbt.sigma", "1.0"), Map.entry("bbt.budget", "24")));
         values.putAll(overrides);
         MethodSettings settings = new MapSettings(values);
-        return new MethodContext(settings, rounds, ModelFacts.of(VOCAB, embeddings(seed)));
+        return new MethodContext(settings, rounds, seed, ModelFacts.of(VOCAB, embeddings(seed)));
     }
 }

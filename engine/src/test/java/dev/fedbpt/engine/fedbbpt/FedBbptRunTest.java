@@ -264,8 +264,8 @@ class FedBbptRunTest {
         MethodSettings settings = new MapSettings(values);
         List<Methods.Entry> entries = FedBbptMethods.entries();
         assertEquals(List.of("fed-bbpt", "bdpl"), entries.stream().map(Methods.Entry::name).toList());
-        FedBbptMethod fed = (FedBbptMethod) entries.get(0).factory().apply(new MethodContext(settings, 1, ModelFacts.NONE));
-        FedBbptMethod bdpl = (FedBbptMethod) entries.get(1).factory().apply(new MethodContext(settings, 1, ModelFacts.NONE));
+        FedBbptMethod fed = (FedBbptMethod) entries.get(0).factory().apply(new MethodContext(settings, 1, 0, ModelFacts.NONE));
+        FedBbptMethod bdpl = (FedBbptMethod) entries.get(1).factory().apply(new MethodContext(settings, 1, 0, ModelFacts.NONE));
         assertEquals(new FedBbptConfig(100, 200, 10, 1e-4, 0.1, 3, 128, 8000, FedBbptConfig.AdamState.RESET,
                 FedBbptConfig.Weights.SAMPLES, 1.0, 5), fed.config());
         assertEquals("bdpl", bdpl.name());
