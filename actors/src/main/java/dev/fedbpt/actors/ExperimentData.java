@@ -136,7 +136,8 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
             Dataset trainFile = read(config, ExperimentConfig.Data.forDomain(data.train(), domain), task,
                     "fedbpt.data.train");
             Dataset fewShot = data.shotsPerClass() == 0 ? trainFile
-                    : FewShot.trainDev(trainFile, data.shotsPerClass(), 0, Rng.of(seed, Purpose.FEW_SHOT, 2, d)).train();
+                    : FewShot.trainDev(trainFile, data.shotsPerClass(), 0, Rng.of(seed, Purpose.FEW_SHOT, 2, d))
+                            .train();
             List<Example> testExamples = read(config, ExperimentConfig.Data.forDomain(data.test(), domain), task,
                     "fedbpt.data.test").examples();
             if (data.testLimit() > 0 && testExamples.size() > data.testLimit()) {
