@@ -38,8 +38,8 @@ final class BbtMethod implements FederatedMethod {
     private final double sigma;
     private final int budget;
     private final MethodContext context;
-    private final Personalisation personalisation = new Personalisation();
-    private volatile float[][] firstPrompt;
+    private final Lazy<Projection> projection;
+    private final Lazy<float[][]> firstPrompt;
 
     BbtMethod(String name, Mode mode, DlsEcConfig config, double sigma, int budget, MethodContext context) {
         this.name = name;
@@ -48,6 +48,9 @@ final class BbtMethod implements FederatedMethod {
         this.sigma = sigma;
         this.budget = budget;
         this.context = context;
+        projection = Personalisation.projection(config, context);
+        firstPrompt = new Lazy<>(() -> Personalisation.firstPrompt(config.promptLength(), config.firstToken(),
+                context.model()));
     }
 
     @Override
@@ -68,19 +71,18 @@ final class BbtMethod implements FederatedMethod {
     @Override
     public ClientProcedure client(Downlink downlink, ClientTask task) {
         BbtState state = (BbtState) downlink;
-        Projection projection = personalisation.projection(config.promptLength(), config.postTuning().dimension(),
-                context);
+        Projection projection = this.projection.get();
         int population = config.postTuning().population();
         if (state.round() < context.rounds()) {
-            return new LocalBbt(projection, firstPrompt(), doubles(state.z()), sigma, population, config.localSteps(),
-                    task);
+            return new LocalBbt(projection, firstPrompt.get(), doubles(state.z()), sigma, population,
+                    config.localSteps(), task);
         }
         if (mode == Mode.LOCAL) {
             return new PostTuning(new DlsEcConfig.PostTuning(config.postTuning().dimension(), sigma, population,
-                    budget), projection, firstPrompt(), task);
+                    budget), projection, firstPrompt.get(), task);
         }
-        return new PostTuning(config.postTuning(), projection, projection.apply(firstPrompt(), doubles(state.z())),
-                task);
+        return new PostTuning(config.postTuning(), projection,
+                projection.apply(firstPrompt.get(), doubles(state.z())), task);
     }
 
     @Override
@@ -128,8 +130,7 @@ final class BbtMethod implements FederatedMethod {
     @Override
     public Prompt evaluationPrompt(MethodState global) {
         BbtState state = (BbtState) global;
-        return new Prompt.Embeddings(personalisation.projection(config.promptLength(), config.postTuning().dimension(),
-                context).apply(firstPrompt(), doubles(state.z())));
+        return new Prompt.Embeddings(projection.get().apply(firstPrompt.get(), doubles(state.z())));
     }
 
     @Override
@@ -163,15 +164,6 @@ final class BbtMethod implements FederatedMethod {
     public long downlinkBytes(MethodState global) {
         BbtState state = (BbtState) global;
         return mode == Mode.FEDERATED && state.round() > 0 ? fp16Message(state.z()).length : 0;
-    }
-
-    private float[][] firstPrompt() {
-        float[][] p = firstPrompt;
-        if (p == null) {
-            p = Personalisation.firstPrompt(config.promptLength(), config.firstToken(), context.model());
-            firstPrompt = p;
-        }
-        return p;
     }
 
     private static double[] doubles(float[] values) {

@@ -30,7 +30,4 @@ record DlsEcConfig(int promptLength, int candidates, int localSteps, int phi, do
                         s.integer("dls-ec.post-tuning.population", 2, 100_000),
                         s.integer("dls-ec.post-tuning.budget", 0, Integer.MAX_VALUE)));
     }
-
-    /** Bits of one uploaded or downloaded token id (the paper's 16; SKIP is the vocabulary size). */
-    static final int ID_BITS = 16;
 }

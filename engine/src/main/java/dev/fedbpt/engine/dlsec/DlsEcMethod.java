@@ -34,13 +34,16 @@ final class DlsEcMethod implements FederatedMethod {
 
     private final DlsEcConfig config;
     private final MethodContext context;
-    private volatile VocabularyIndex index;
-    private volatile ResidualCompression compression;
-    private final Personalisation personalisation = new Personalisation();
+    private final Lazy<VocabularyIndex> index;
+    private final Lazy<ResidualCompression> compression;
+    private final Lazy<Projection> projection;
 
     DlsEcMethod(DlsEcConfig config, MethodContext context) {
         this.config = config;
         this.context = context;
+        projection = Personalisation.projection(config, context);
+        index = new Lazy<>(() -> new VocabularyIndex(context.model().embeddings(), context.model().vocabulary()));
+        compression = new Lazy<>(() -> new ResidualCompression(index.get()));
     }
 
     @Override
@@ -67,10 +70,9 @@ final class DlsEcMethod implements FederatedMethod {
     public ClientProcedure client(Downlink downlink, ClientTask task) {
         DlsEcDownlink d = (DlsEcDownlink) downlink;
         if (d.round() < context.rounds()) {
-            return new LocalSearch(config, index(), d.prompt(), task);
+            return new LocalSearch(config, index.get(), d.prompt(), task);
         }
-        return new PostTuning(config.postTuning(), personalisation.projection(config.promptLength(),
-                config.postTuning().dimension(), context), d.prompt(), task);
+        return new PostTuning(config.postTuning(), projection.get(), d.prompt(), task);
     }
 
     @Override
@@ -91,7 +93,7 @@ final class DlsEcMethod implements FederatedMethod {
                 }
             }
             Update update = new Update.Full(full);
-            return new DlsEcState(state.round() + 1, update.apply(state.prompt(), index().embeddings()), update,
+            return new DlsEcState(state.round() + 1, update.apply(state.prompt(), context.model().embeddings()), update,
                     state.screenedPositions(), List.of());
         }
         double[][] residuals = new double[average.length][average[0].length];
@@ -100,7 +102,7 @@ final class DlsEcMethod implements FederatedMethod {
                 residuals[t][j] = average[t][j] - state.prompt()[t][j];
             }
         }
-        ResidualCompression.Result[] results = compression().compressAll(residuals, config.phi(), config.alpha(),
+        ResidualCompression.Result[] results = compression.get().compressAll(residuals, config.phi(), config.alpha(),
                 config.firstPass());
         int[][] tokens = new int[results.length][];
         float[][] coefficients = new float[results.length][];
@@ -111,13 +113,13 @@ final class DlsEcMethod implements FederatedMethod {
             screened += results[t].screened() ? 1 : 0;
         }
         Update update = new Update.Compressed(tokens, coefficients);
-        return new DlsEcState(state.round() + 1, update.apply(state.prompt(), index().embeddings()), update,
+        return new DlsEcState(state.round() + 1, update.apply(state.prompt(), context.model().embeddings()), update,
                 screened, List.of());
     }
 
     /** Eq. 5: each client's prompt rebuilt from its ids (SKIP: P''s row), averaged uniformly, in client id order. */
     private double[][] average(float[][] prompt, List<Upload> uploads) {
-        TokenEmbeddings embeddings = index().embeddings();
+        TokenEmbeddings embeddings = context.model().embeddings();
         double[][] sum = new double[prompt.length][prompt[0].length];
         for (Upload upload : uploads) {
             int[] ids = ((SearchUpload) upload).ids();
@@ -196,31 +198,4 @@ final class DlsEcMethod implements FederatedMethod {
         fields.put("alpha", config.alpha());
         return fields;
     }
-
-    VocabularyIndex index() {
-        VocabularyIndex i = index;
-        if (i == null) {
-            synchronized (this) {
-                if (index == null) {
-                    index = new VocabularyIndex(context.model().embeddings(), context.model().vocabulary());
-                }
-                i = index;
-            }
-        }
-        return i;
-    }
-
-    private ResidualCompression compression() {
-        ResidualCompression c = compression;
-        if (c == null) {
-            synchronized (this) {
-                if (compression == null) {
-                    compression = new ResidualCompression(index());
-                }
-                c = compression;
-            }
-        }
-        return c;
-    }
-
 }

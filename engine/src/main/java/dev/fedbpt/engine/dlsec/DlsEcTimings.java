@@ -30,8 +30,8 @@ public final class DlsEcTimings {
 
     public static Result measure(TokenEmbeddings embeddings, Vocabulary vocabulary, int promptLength, int phi,
                                  double alpha, int clients, int localSteps, int repeats, long seed) {
-        DlsEcConfig config = new DlsEcConfig(promptLength, 5, localSteps, phi, alpha, 100, DlsEcConfig.Download.COMPRESSED,
-                true, 32, 64, firstOrdinary(vocabulary, promptLength),
+        DlsEcConfig config = new DlsEcConfig(promptLength, 5, localSteps, phi, alpha, 100,
+                DlsEcConfig.Download.COMPRESSED, true, 32, 64, firstOrdinary(vocabulary, promptLength),
                 new DlsEcConfig.PostTuning(500, 0.1, 20, 0));
         long t0 = System.nanoTime();
         VocabularyIndex index = new VocabularyIndex(embeddings, vocabulary);

@@ -12,7 +12,8 @@ final class Fp16 {
         int bits = Float.floatToRawIntBits(f);
         short sign = (short) ((bits & 0x8000_0000) >> 16);
         if (Float.isNaN(f)) {
-            return (short) (sign | 0x7c00 | (bits & 0x007f_e000) >> 13 | (bits & 0x0000_1ff0) >> 4 | (bits & 0x0000_000f));
+            return (short) (sign | 0x7c00 | (bits & 0x007f_e000) >> 13 | (bits & 0x0000_1ff0) >> 4
+                    | (bits & 0x0000_000f));
         }
         float abs = Math.abs(f);
         if (abs >= 0x1.ffcp15f + 0x0.002p15f) {

@@ -14,11 +14,11 @@ import java.util.Map;
 
 /**
  * What DLS-EC and its BBT baselines share: the first prompt (T ordinary tokens' embeddings), the personalisation
- * round's results (screened, recorded in client id order, reported as P and NP accuracy), and the lazily built
- * projection A every client of one JVM shares.
+ * round's results (screened, recorded in client id order, reported as P and NP accuracy), and the projection A
+ * every client of one JVM shares, built on first use.
  */
 final class Personalisation {
-    private volatile Projection projection;
+    private Personalisation() {}
 
     /** The embeddings of T ordinary tokens from {@code firstToken} on. */
     static float[][] firstPrompt(int promptLength, int firstToken, ModelFacts model) {
@@ -90,17 +90,9 @@ final class Personalisation {
         return count == 0 ? Double.NaN : sum / count;
     }
 
-    /** The projection A for prompts of {@code promptLength}, built once from the experiment seed. */
-    Projection projection(int promptLength, int dimension, MethodContext context) {
-        Projection p = projection;
-        if (p == null) {
-            synchronized (this) {
-                if (projection == null) {
-                    projection = new Projection(promptLength, context.model().embeddings(), dimension, context.seed());
-                }
-                p = projection;
-            }
-        }
-        return p;
+    /** The projection A of post-tuning, built on first use from the experiment seed. */
+    static Lazy<Projection> projection(DlsEcConfig config, MethodContext context) {
+        return new Lazy<>(() -> new Projection(config.promptLength(), context.model().embeddings(),
+                config.postTuning().dimension(), context.seed()));
     }
 }

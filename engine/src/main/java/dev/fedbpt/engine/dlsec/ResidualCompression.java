@@ -40,11 +40,13 @@ final class ResidualCompression {
 
     private final VocabularyIndex index;
     private final int[] everyToken;
-    private volatile DecompositionSolver minimumNorm;
+    /** The first pass's minimum-norm solver over every token (alpha = 0): one factorisation for every position. */
+    private final Lazy<DecompositionSolver> minimumNorm;
 
     ResidualCompression(VocabularyIndex index) {
         this.index = index;
         everyToken = IntStream.range(0, index.size()).toArray();
+        minimumNorm = new Lazy<>(() -> gramSolver(everyToken));
     }
 
     /** Compresses every row of {@code residuals} (positions are independent: computed in parallel, same bytes). */
@@ -133,26 +135,13 @@ final class ResidualCompression {
             return normalEquations(pool, target);
         }
         // x = A w with (A^T A) w = R: the minimum-norm x with A^T x = R.
-        DecompositionSolver solver = pool == everyToken ? everyTokenGram() : gramSolver(pool);
+        DecompositionSolver solver = pool == everyToken ? minimumNorm.get() : gramSolver(pool);
         double[] w = solver.solve(new ArrayRealVector(target, false)).toArray();
         double[] x = new double[pool.length];
         for (int i = 0; i < pool.length; i++) {
             x[i] = index.dot(pool[i], w);
         }
         return x;
-    }
-
-    private DecompositionSolver everyTokenGram() {
-        DecompositionSolver solver = minimumNorm;
-        if (solver == null) {
-            synchronized (this) {
-                if (minimumNorm == null) {
-                    minimumNorm = gramSolver(everyToken);
-                }
-                solver = minimumNorm;
-            }
-        }
-        return solver;
     }
 
     private DecompositionSolver gramSolver(int[] pool) {
