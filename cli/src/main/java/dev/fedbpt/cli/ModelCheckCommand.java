@@ -5,6 +5,7 @@ import dev.fedbpt.inference.ModelCheck;
 import dev.fedbpt.inference.ModelCheckResult;
 import dev.fedbpt.inference.ModelLoadException;
 import dev.fedbpt.inference.ModelSource;
+import dev.fedbpt.whitebox.WhiteBoxCheck;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "model-check", mixinStandardHelpOptions = true,
-        description = "Load, rewrite and verify a model; measure forward throughput of the module against a bare session.")
+        description = "Load, rewrite and verify a model; measure forward throughput of the module against a bare session. "
+                + "With --backend pytorch: the white-box rebuild against the ONNX path.")
 final class ModelCheckCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "FILE.onnx", description = "A BERT-family ONNX export (default: the bundled all-MiniLM-L6-v2).")
     Path model;
@@ -29,6 +31,15 @@ final class ModelCheckCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "Print one JSON object instead of text.")
     boolean json;
+
+    @Option(names = "--backend", paramLabel = "onnx|pytorch", defaultValue = "onnx",
+            description = "onnx (default): the black-box path; pytorch: the white-box rebuild on DJL's PyTorch engine "
+                    + "against the ONNX path's class scores, and its forward / backward throughput.")
+    String backend;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "0",
+            description = "Intra-op threads of the white-box check (default 0: the engine's own).")
+    int threads;
 
     @Override
     public Integer call() throws ModelLoadException {
@@ -45,6 +56,15 @@ final class ModelCheckCommand implements Callable<Integer> {
                     : bundled != null ? ModelSource.bundled(bundled) : ModelSource.bundled();
         } catch (IllegalArgumentException e) {
             throw new ConfigError(null, "--bundled: " + e.getMessage());
+        }
+        if (backend.equals("pytorch")) {
+            if (!json) System.out.println("rebuilding " + source.describe() + " on PyTorch and comparing ...");
+            WhiteBoxCheck.Result r = WhiteBoxCheck.run(source, threads);
+            System.out.println(json ? Json.write(toJson(r)) : toText(r));
+            return Main.OK;
+        }
+        if (!backend.equals("onnx")) {
+            throw new ConfigError(null, "--backend: expected onnx or pytorch, got '" + backend + "'");
         }
         if (!json) {
             System.out.println("loading, rewriting and verifying " + source.describe() + " ...");
@@ -75,6 +95,47 @@ final class ModelCheckCommand implements Callable<Integer> {
         out.put("throughput", throughput);
         out.put("module_vs_bare_ratio", round(result.ratio()));
         return out;
+    }
+
+    static Map<String, Object> toJson(WhiteBoxCheck.Result r) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("backend", "pytorch");
+        out.put("model", r.model());
+        out.put("layer_count", r.layers());
+        out.put("heads", r.heads());
+        out.put("hidden_size", r.hiddenSize());
+        out.put("class_score_max_abs_diff", r.maxAbsDiffBare());
+        out.put("class_score_max_abs_diff_soft_prompt", r.maxAbsDiffPrompt());
+        out.put("soft_prompt_length", r.promptLength());
+        out.put("prefix_length", r.prefixLength());
+        out.put("row_tokens", r.rowTokens());
+        out.put("throughput", r.throughput().stream().map(t -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("batch", t.batchSize());
+            row.put("forward_rows_per_s", round(t.forwardRowsPerSec()));
+            row.put("forward_backward_rows_per_s", round(t.backwardRowsPerSec()));
+            return row;
+        }).toList());
+        return out;
+    }
+
+    private static String toText(WhiteBoxCheck.Result r) {
+        StringBuilder text = new StringBuilder();
+        text.append(String.format(Locale.ROOT, "model            %s (PyTorch rebuild)%n", r.model()));
+        text.append(String.format(Locale.ROOT, "layers / heads   %d / %d, hidden %d%n", r.layers(), r.heads(),
+                r.hiddenSize()));
+        text.append(String.format(Locale.ROOT, "class scores     max abs diff against ONNX Runtime %.3g without a "
+                + "prompt, %.3g with a soft prompt of %d (limit 1e-4)%n", r.maxAbsDiffBare(), r.maxAbsDiffPrompt(),
+                r.promptLength()));
+        text.append(String.format(Locale.ROOT, "throughput       rows of %d tokens, prefix of %d on every layer%n",
+                r.rowTokens(), r.prefixLength()));
+        text.append(String.format(Locale.ROOT, "  %5s  %14s  %22s%n", "batch", "forward rows/s",
+                "forward+backward rows/s"));
+        for (WhiteBoxCheck.Throughput t : r.throughput()) {
+            text.append(String.format(Locale.ROOT, "  %5d  %14.1f  %22.1f%n", t.batchSize(), t.forwardRowsPerSec(),
+                    t.backwardRowsPerSec()));
+        }
+        return text.toString().stripTrailing();
     }
 
     private static double round(double value) {

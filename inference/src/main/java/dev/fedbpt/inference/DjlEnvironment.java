@@ -12,14 +12,14 @@ import org.slf4j.LoggerFactory;
  * the HuggingFace tokenizer extracts its native library there. If neither is set, both system properties are pointed
  * at {@code <java.io.tmpdir>/fedbpt-djl-cache} (kept between runs so the native library is extracted once).
  */
-final class DjlEnvironment {
+public final class DjlEnvironment {
     private static final Logger LOG = LoggerFactory.getLogger(DjlEnvironment.class);
     private static volatile boolean prepared;
 
     private DjlEnvironment() {
     }
 
-    static synchronized void prepare() {
+    public static synchronized void prepare() {
         if (prepared) return;
         if (System.getProperty("ai.djl.offline") == null) System.setProperty("ai.djl.offline", "true");
         if (unset("DJL_CACHE_DIR")) {

@@ -15,4 +15,29 @@ public enum Pooling {
     public Pooling forModel(ModelSource source) {
         return this == DEFAULT ? source.defaultPooling() : this;
     }
+
+    /**
+     * The indices within {@code row} (token ids as {@link ModelTokenizer#encode} gives them) whose output vectors this
+     * pooling reads: [CLS] alone, or for {@link #MEAN} [CLS] and the input's tokens from {@link #inputStart} to the
+     * end ([SEP] included).
+     */
+    public int[] pooledIndices(int[] row, int separator) {
+        if (this == CLS) return new int[]{0};
+        if (this != MEAN) throw new IllegalArgumentException("resolve Pooling.DEFAULT for the model first");
+        int start = inputStart(row, separator);
+        int[] idx = new int[1 + row.length - start];
+        for (int i = start; i < row.length; i++) idx[1 + i - start] = i;
+        return idx;
+    }
+
+    /**
+     * Where a row's input begins: after a separator inside the row (a pair row's context, see
+     * {@link ModelTokenizer#pair}), else right after [CLS].
+     */
+    public static int inputStart(int[] row, int separator) {
+        for (int i = row.length - 2; i > 0; i--) {
+            if (row[i] == separator) return i + 1;
+        }
+        return 1;
+    }
 }

@@ -73,7 +73,7 @@ final class SimilarityHead implements ClassHead {
         }
         if (pooling != Pooling.MEAN) throw new IllegalArgumentException("resolve Pooling.DEFAULT for the model first");
         int[] row = batch.tokenIds()[r];
-        int start = inputStart(row, separator);
+        int start = Pooling.inputStart(row, separator);
         double[] sum = new double[width];
         for (int i = 0; i < row.length; i = i == 0 ? start : i + 1) {
             int off = (r * batch.seq() + batch.positionOf(r, i)) * width;
@@ -82,14 +82,6 @@ final class SimilarityHead implements ClassHead {
         int pooled = 1 + row.length - start;
         for (int h = 0; h < width; h++) sum[h] /= pooled;
         return sum;
-    }
-
-    /** Where the input begins: after a separator inside the row (a pair row's context), else right after [CLS]. */
-    static int inputStart(int[] row, int separator) {
-        for (int i = row.length - 2; i > 0; i--) {
-            if (row[i] == separator) return i + 1;
-        }
-        return 1;
     }
 
     private static double[] unit(double[] v) {

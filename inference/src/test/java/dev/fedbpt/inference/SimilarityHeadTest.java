@@ -12,9 +12,9 @@ class SimilarityHeadTest {
 
     @Test
     void aPairRowsInputBeginsAfterItsContextsSeparator() {
-        assertEquals(1, SimilarityHead.inputStart(new int[] {CLS, 5, 6, SEP}, SEP), "a single text");
-        assertEquals(1, SimilarityHead.inputStart(new int[] {CLS, SEP}, SEP), "an empty text");
-        assertEquals(3, SimilarityHead.inputStart(new int[] {CLS, 5, SEP, 7, 8, SEP}, SEP), "context 5, input 7 8");
+        assertEquals(1, Pooling.inputStart(new int[] {CLS, 5, 6, SEP}, SEP), "a single text");
+        assertEquals(1, Pooling.inputStart(new int[] {CLS, SEP}, SEP), "an empty text");
+        assertEquals(3, Pooling.inputStart(new int[] {CLS, 5, SEP, 7, 8, SEP}, SEP), "context 5, input 7 8");
     }
 
     @Test

@@ -1,0 +1,151 @@
+package dev.fedbpt.whitebox;
+
+import ai.djl.Device;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.norm.LayerNorm;
+import dev.fedbpt.inference.EncoderWeights;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A BERT-family encoder rebuilt on DJL's PyTorch engine from {@link EncoderWeights}, so that gradients flow through
+ * it. The arithmetic is the ONNX export's: post-norm layers, exact (erf) GELU, an additive mask on padded keys. The
+ * weights are frozen (no gradient); callers mark their own prompt arrays as needing one.
+ *
+ * <p>Two kinds of prompt reach it. An input prompt is already part of {@code inputsEmbeds}. A prefix (P-tuning v2) is
+ * an array [layers, 2, n_p, hidden]: at layer l, n_p key vectors and n_p value vectors are put in front of that
+ * layer's keys and values (split into heads like the keys), and every query may attend to them. As in HuggingFace's
+ * BERT with {@code past_key_values}, the tokens' position ids then start at n_p.
+ */
+final class TorchEncoder implements AutoCloseable {
+    private final EncoderWeights w;
+    private final NDManager manager;
+    private final DataType type;
+    private final NDArray positions;
+    private final NDArray tokenType;
+    private final NDArray embGamma;
+    private final NDArray embBeta;
+    private final List<NDArray[]> layers = new ArrayList<>();
+
+    private TorchEncoder(EncoderWeights w, NDManager manager, DataType type) {
+        this.w = w;
+        this.manager = manager;
+        this.type = type;
+        int h = w.hiddenSize();
+        positions = array(w.positionEmbeddings(), new Shape(w.maxPositions(), h));
+        tokenType = array(w.tokenTypeEmbedding(), new Shape(h));
+        embGamma = array(w.embeddingNorm().gamma(), new Shape(h));
+        embBeta = array(w.embeddingNorm().beta(), new Shape(h));
+        for (EncoderWeights.Layer l : w.layers()) {
+            List<NDArray> a = new ArrayList<>();
+            for (EncoderWeights.Linear lin : List.of(l.query(), l.key(), l.value(), l.attentionOutput())) {
+                a.add(array(lin.weight(), new Shape(lin.in(), lin.out())));
+                a.add(array(lin.bias(), new Shape(lin.out())));
+            }
+            a.add(array(l.attentionNorm().gamma(), new Shape(h)));
+            a.add(array(l.attentionNorm().beta(), new Shape(h)));
+            for (EncoderWeights.Linear lin : List.of(l.intermediate(), l.output())) {
+                a.add(array(lin.weight(), new Shape(lin.in(), lin.out())));
+                a.add(array(lin.bias(), new Shape(lin.out())));
+            }
+            a.add(array(l.outputNorm().gamma(), new Shape(h)));
+            a.add(array(l.outputNorm().beta(), new Shape(h)));
+            layers.add(a.toArray(NDArray[]::new));
+        }
+    }
+
+    /**
+     * @param type {@link DataType#FLOAT32} (as the ONNX file) or {@link DataType#FLOAT64} (for gradient checks by
+     *             finite differences, where float32's rounding would swamp the difference quotient)
+     */
+    static TorchEncoder load(EncoderWeights weights, DataType type) {
+        return new TorchEncoder(weights, NDManager.newBaseManager(Device.cpu(), "PyTorch"), type);
+    }
+
+    EncoderWeights weights() {
+        return w;
+    }
+
+    DataType type() {
+        return type;
+    }
+
+    /** The manager that owns the weights; callers open sub-managers of it for one call's arrays. */
+    NDManager manager() {
+        return manager;
+    }
+
+    /**
+     * @param inputsEmbeds [B, S, H] word embeddings of the rows (input prompts included)
+     * @param mask         [B, S] 1 for the rows' positions, 0 for padding
+     * @param prefix       [L, 2, n_p, H] prefix keys (index 0) and values (index 1) per layer, or null
+     * @return the last hidden state [B, S, H]
+     */
+    NDArray forward(NDArray inputsEmbeds, NDArray mask, NDArray prefix) {
+        long b = inputsEmbeds.getShape().get(0);
+        long s = inputsEmbeds.getShape().get(1);
+        int h = w.hiddenSize();
+        int heads = w.heads();
+        int hd = h / heads;
+        long np = prefix == null ? 0 : prefix.getShape().get(2);
+        if (np + s > w.maxPositions()) {
+            throw new IllegalArgumentException(np + " prefix and " + s + " row positions exceed the model's "
+                    + w.maxPositions());
+        }
+        NDArray x = inputsEmbeds.add(positions.get(new NDIndex(np + ":" + (np + s)))).add(tokenType);
+        x = norm(x, embGamma, embBeta);
+        // additive mask over keys: [B, 1, 1, np + S]; prefix keys are always visible
+        NDArray keyMask = mask.toType(type, false);
+        if (np > 0) keyMask = inputsEmbeds.getManager().ones(new Shape(b, np), type).concat(keyMask, 1);
+        NDArray additive = keyMask.neg().add(1).mul(w.maskValue()).reshape(b, 1, 1, np + s);
+        double scale = 1.0 / Math.sqrt(hd);
+        for (int l = 0; l < layers.size(); l++) {
+            NDArray[] p = layers.get(l);
+            NDArray q = heads(x.matMul(p[0]).add(p[1]), b, s, heads, hd);
+            NDArray k = heads(x.matMul(p[2]).add(p[3]), b, s, heads, hd);
+            NDArray v = heads(x.matMul(p[4]).add(p[5]), b, s, heads, hd);
+            if (np > 0) {
+                NDArray pk = prefix.get(l, 0).reshape(1, np, heads, hd).transpose(0, 2, 1, 3)
+                        .broadcast(new Shape(b, heads, np, hd));
+                NDArray pv = prefix.get(l, 1).reshape(1, np, heads, hd).transpose(0, 2, 1, 3)
+                        .broadcast(new Shape(b, heads, np, hd));
+                k = pk.concat(k, 2);
+                v = pv.concat(v, 2);
+            }
+            NDArray att = q.matMul(k.transpose(0, 1, 3, 2)).mul(scale).add(additive).softmax(-1);
+            NDArray ctx = att.matMul(v).transpose(0, 2, 1, 3).reshape(b, s, h);
+            NDArray a = norm(ctx.matMul(p[6]).add(p[7]).add(x), p[8], p[9]);
+            NDArray inter = gelu(a.matMul(p[10]).add(p[11]));
+            x = norm(inter.matMul(p[12]).add(p[13]).add(a), p[14], p[15]);
+        }
+        return x;
+    }
+
+    /** [B, S, H] → [B, heads, S, head size]. */
+    private static NDArray heads(NDArray x, long b, long s, int heads, int hd) {
+        return x.reshape(b, s, heads, hd).transpose(0, 2, 1, 3);
+    }
+
+    /** x · 0.5 · (1 + erf(x / sqrt 2)): the export's GELU. */
+    private static NDArray gelu(NDArray x) {
+        return x.mul(x.div(Math.sqrt(2.0)).erf().add(1)).mul(0.5);
+    }
+
+    private NDArray norm(NDArray x, NDArray gamma, NDArray beta) {
+        return LayerNorm.layerNorm(x, new Shape(w.hiddenSize()), gamma, beta, w.layerNormEps()).singletonOrThrow();
+    }
+
+    NDArray array(float[] data, Shape shape) {
+        NDArray a = manager.create(data, shape);
+        return type == DataType.FLOAT32 ? a : a.toType(type, false);
+    }
+
+    @Override
+    public void close() {
+        manager.close();
+    }
+}

@@ -1,0 +1,100 @@
+package dev.fedbpt.whitebox;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.fedbpt.inference.HeadSpec;
+import dev.fedbpt.inference.ModelOptions;
+import dev.fedbpt.inference.ModelSource;
+import dev.fedbpt.inference.PromptModel;
+import dev.fedbpt.inference.PromptSpec;
+import dev.fedbpt.inference.ScoreRow;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The PyTorch rebuild of the bundled encoder against the ONNX Runtime path, and its gradients. */
+class WhiteBoxModelTest {
+    static final HeadSpec.Similarity HEAD = WhiteBoxCheck.PROBE_HEAD;
+    static final String[] TEXTS = {"a gripping, funny and moving film", "dull.",
+            "the plot is thin but the actors carry it with charm and wit to the very end", "not good"};
+
+    static WhiteBoxModel torch;
+    static PromptModel onnx;
+
+    @BeforeAll
+    static void load() throws Exception {
+        torch = WhiteBoxModel.load(ModelSource.bundled(), HEAD, WhiteBoxModel.Precision.FLOAT32, 1);
+        onnx = PromptModel.load(ModelSource.bundled(), new PromptSpec(4, 10, 3L, PromptSpec.Injection.PREPEND), HEAD,
+                ModelOptions.defaults().withIntraOpThreads(1));
+    }
+
+    @AfterAll
+    static void close() {
+        torch.close();
+        onnx.close();
+    }
+
+    static List<int[]> rows(WhiteBoxModel m) {
+        List<int[]> rows = new ArrayList<>();
+        for (String t : TEXTS) rows.add(m.encode(t));
+        return rows;
+    }
+
+    @Test
+    void classScoresAgreeWithOnnxRuntimeWithAndWithoutASoftPrompt() {
+        List<int[]> rows = rows(torch);
+        for (int i = 0; i < rows.size(); i++) assertArrayEquals(onnx.encode(TEXTS[i]), rows.get(i), "same tokens");
+        double[] soft = WhiteBoxCheck.gaussian(4 * torch.hiddenSize(), 0.05, 7);
+        float[] softF = new float[soft.length];
+        for (int i = 0; i < soft.length; i++) softF[i] = (float) soft[i];
+        List<ScoreRow> bare = new ArrayList<>();
+        List<ScoreRow> prompted = new ArrayList<>();
+        for (int[] row : rows) {
+            bare.add(ScoreRow.withoutPrompt(row));
+            prompted.add(ScoreRow.withEmbeddings(softF, row));
+        }
+        assertClose(onnx.score(bare), torch.scores(DeepPrompt.none(), rows));
+        assertClose(onnx.score(prompted), torch.scores(DeepPrompt.input(4, soft), rows));
+    }
+
+    static void assertClose(float[][] expected, float[][] actual) {
+        assertEquals(expected.length, actual.length);
+        for (int r = 0; r < expected.length; r++) {
+            for (int c = 0; c < expected[r].length; c++) {
+                assertEquals(expected[r][c], actual[r][c], 1e-4, "row " + r + " class " + c);
+            }
+        }
+    }
+
+    @Test
+    void aRowsScoresDoNotDependOnItsBatchWithAPrefixAndASoftPrompt() {
+        // padding is masked out of every layer's keys, the prefix is not: a short row alone and beside a long one
+        int np = 3;
+        DeepPrompt prompt = new DeepPrompt(2, WhiteBoxCheck.gaussian(2 * torch.hiddenSize(), 0.1, 4), np,
+                WhiteBoxCheck.gaussian(torch.layerCount() * 2 * np * torch.hiddenSize(), 0.3, 5));
+        List<int[]> rows = rows(torch);
+        float[][] batch = torch.scores(prompt, rows);
+        float[][] alone = torch.scores(prompt, List.of(rows.get(1)));
+        float[][] bare = torch.scores(DeepPrompt.none(), List.of(rows.get(1)));
+        for (int c = 0; c < alone[0].length; c++) {
+            assertEquals(alone[0][c], batch[1][c], 1e-4, "class " + c);
+        }
+        assertTrue(Math.abs(alone[0][0] - bare[0][0]) > 1e-3, "the prompt changes the scores");
+    }
+
+    @Test
+    void refusesPromptsOfTheWrongShapeAndLabelsOutOfRange() {
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> torch.scores(DeepPrompt.input(2, new double[5]), rows(torch)));
+        assertTrue(e.getMessage().contains("needs " + 2 * torch.hiddenSize()), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> torch.lossAndGradient(DeepPrompt.none(), rows(torch), new int[]{0, 1, 2, 0}));
+        assertThrows(IllegalArgumentException.class,
+                () -> torch.lossAndGradient(DeepPrompt.none(), rows(torch), new int[]{0, 1}));
+    }
+}
