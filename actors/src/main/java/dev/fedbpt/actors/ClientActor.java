@@ -22,7 +22,8 @@ import java.util.Map;
 
 /**
  * One federated client: holds its tokenised partition and runs its method's client procedure, turning each
- * "score these prompts" into one score request per prompt to the inference pool. A crash is reported
+ * "score these prompts" into one score request per prompt to the inference pool, and each "compute this gradient"
+ * (a white-box method's local step) into one gradient request. A crash is reported
  * to the server as a failure of the round in progress, and the actor restarts clean.
  */
 public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
@@ -132,14 +133,19 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
             job = null;
             return;
         }
-        ClientProcedure.ScorePrompts request = (ClientProcedure.ScorePrompts) step;
-        if (request.step() == job.fault.crashAtIteration()) {
+        int stepIndex = step instanceof ClientProcedure.ComputeGradient g ? g.step()
+                : ((ClientProcedure.ScorePrompts) step).step();
+        if (stepIndex == job.fault.crashAtIteration()) {
             String what = "injected fault: client " + setup.clientId() + " crashes at local step "
-                    + request.step() + " of round " + job.train.round();
+                    + stepIndex + " of round " + job.train.round();
             getContext().getLog().warn(what);
             throw new FaultInjector.InjectedFault(what);
         }
-        requestScores(request);
+        if (step instanceof ClientProcedure.ComputeGradient request) {
+            requestGradient(request);
+        } else {
+            requestScores((ClientProcedure.ScorePrompts) step);
+        }
     }
 
     private void report(ServerActor.ClientReport report) {
@@ -173,6 +179,18 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
         job.forwardRows += (long) prompts * request.rows().size();
     }
 
+    /** A white-box local step: one request to the pool, answered with the loss and gradient. */
+    private void requestGradient(ClientProcedure.ComputeGradient request) {
+        job.scores = null;
+        job.remaining = 1;
+        long id = nextRequestId++;
+        InferencePool.Score score = new InferencePool.Score(id, request.prompt(), request.rows(), request.labels(),
+                poolReplies);
+        outstanding.put(id, score);
+        setup.pool().tell(score);
+        job.forwardRows += request.rows().size();
+    }
+
     private Behavior<Command> onPoolReply(PoolReply message) {
         InferencePool.Reply reply = message.reply();
         if (job == null || !outstanding.containsKey(reply.requestId())) {
@@ -186,6 +204,11 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
             job = null;
             outstanding.clear();
             promptOf.clear();
+        } else if (reply instanceof InferencePool.GradientComputed computed) {
+            outstanding.remove(computed.requestId());
+            job.remaining = 0;
+            job.procedure.onGradient(computed.gradient());
+            advance();
         } else {
             onScored((InferencePool.Scored) reply);
         }

@@ -14,6 +14,7 @@ import dev.fedbpt.inference.PromptSpec;
 import dev.fedbpt.inference.PromptTokenizer;
 import dev.fedbpt.inference.ScoringModel;
 import dev.fedbpt.inference.SyntheticModel;
+import dev.fedbpt.whitebox.WhiteBoxModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -29,6 +30,15 @@ public final class ConfiguredModels implements ModelFactory {
             return synthetic(config);
         }
         TaskDefinition task = config.task();
+        if (model.backend() == ExperimentConfig.Backend.PYTORCH) {
+            try {
+                return WhiteBoxModel.load(source(model), new HeadSpec.Similarity(task.labelDescriptions(),
+                        model.temperature(), Pooling.valueOf(model.pooling().name())), WhiteBoxModel.Precision.FLOAT32,
+                        whiteBoxReserved(config));
+            } catch (ModelLoadException e) {
+                throw new ConfigError("fedbpt.model.onnx", e.getMessage());
+            }
+        }
         HeadSpec head = switch (model.head()) {
             case SIMILARITY -> new HeadSpec.Similarity(task.labelDescriptions(), model.temperature(),
                     Pooling.valueOf(model.pooling().name()));
@@ -49,10 +59,23 @@ public final class ConfiguredModels implements ModelFactory {
             return synthetic(config);
         }
         try {
+            if (config.model().backend() == ExperimentConfig.Backend.PYTORCH) {
+                return PromptTokenizer.load(source(config.model()), new PromptSpec(whiteBoxReserved(config), 1, 0,
+                        PromptSpec.Injection.PREPEND));
+            }
             return PromptTokenizer.load(source(config.model()), prompt(config));
         } catch (ModelLoadException e) {
             throw new ConfigError("fedbpt.model.onnx", e.getMessage());
         }
+    }
+
+    /**
+     * Positions the white-box backend keeps free of row tokens: the longest prompt any method may put before them
+     * (a soft prompt's vectors, or a prefix, which shifts the rows' position ids).
+     */
+    private static int whiteBoxReserved(ExperimentConfig config) {
+        return Math.max(config.model().promptLength(), Math.max(config.settings().integer("gradient.prompt-length"),
+                config.settings().integer("gradient.prefix-length")));
     }
 
     private static SyntheticModel synthetic(ExperimentConfig config) {

@@ -63,7 +63,7 @@ public final class ExperimentRunner {
             ExperimentData data = ExperimentData.prepare(config, first);
             progress.accept(describe(data, config));
             RunOutputs outputs = new RunOutputs(runDirectory, config, method, experimentHash, progress);
-            List<RowScorer> scorers = sessions.stream().<RowScorer>map(model -> model::score).toList();
+            List<RowScorer> scorers = sessions.stream().map(RowScorer::of).toList();
             Behavior<Void> guardian = guardian(config, method, experimentHash, data,
                     new Vocabulary(first.vocabularySize(), first.specialTokenIds()), scorers, faults, outputs);
             Config akka = AkkaDefaults.over(JournalSettings.forRunDirectory(runDirectory));

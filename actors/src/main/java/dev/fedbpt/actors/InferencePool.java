@@ -8,6 +8,7 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
+import dev.fedbpt.engine.method.Gradient;
 import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.inference.ScoreRow;
 import java.time.Duration;
@@ -22,16 +23,37 @@ import java.util.Map;
  * Gathers score requests from every client into batches for the workers. A batch is cut when it reaches the row
  * limit or the padded-token limit, or when the oldest queued row has waited {@code maxWait}. Per-row results do not
  * depend on which rows share a batch (the inference module guarantees it), so batching never changes results.
+ *
+ * <p>White-box work runs as units instead: a gradient request (a {@link Score} with labels) and a score request whose
+ * prompt is a {@link Prompt.Deep} each go whole to one worker ({@link RowScorer#units()}), so that their results
+ * depend on the request alone (a backward pass is one client's, and the white-box model groups a request's rows
+ * itself). Units go to idle workers before row batches: a client waits on each of its steps.
  */
 public final class InferencePool extends AbstractBehavior<InferencePool.Command> {
 
     public sealed interface Command {}
 
-    /** Score {@code rows}, each with {@code prompt} (null: no prompt). */
-    public record Score(long requestId, Prompt prompt, List<int[]> rows, ActorRef<Reply> replyTo)
-            implements Command, PoolLink.Command, WireMessage {}
+    /**
+     * Score {@code rows}, each with {@code prompt} (null: no prompt). With {@code labels} (one per row; null for
+     * scores), a white-box local step instead: the reply is the loss of {@code prompt}, a {@link Prompt.Deep}, and its
+     * gradient ({@link GradientComputed}).
+     */
+    public record Score(long requestId, Prompt prompt, List<int[]> rows, int[] labels, ActorRef<Reply> replyTo)
+            implements Command, PoolLink.Command, WireMessage {
+        public Score(long requestId, Prompt prompt, List<int[]> rows, ActorRef<Reply> replyTo) {
+            this(requestId, prompt, rows, null, replyTo);
+        }
+
+        /** The same request under another id and reply address (a link forwarding it). */
+        public Score readdressed(long id, ActorRef<Reply> to) {
+            return new Score(id, prompt, rows, labels, to);
+        }
+    }
 
     record BatchDone(int worker, long batchId, float[][] scores) implements Command {}
+
+    /** A unit's answer: scores for a score request, a gradient for a gradient request. */
+    record UnitDone(int worker, long unitId, float[][] scores, Gradient gradient) implements Command {}
 
     record WorkerRestarted(int worker) implements Command {}
 
@@ -42,6 +64,8 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
     }
 
     public record Scored(long requestId, float[][] scores) implements Reply, WireMessage {}
+
+    public record GradientComputed(long requestId, Gradient gradient) implements Reply, WireMessage {}
 
     /** The queue is full: ask again later. */
     public record Busy(long requestId) implements Reply, WireMessage {}
@@ -65,6 +89,8 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
     private final ArrayDeque<Integer> idleWorkers = new ArrayDeque<>();
     private final ArrayDeque<PendingRow> queue = new ArrayDeque<>();
     private final Map<Integer, Batch> inFlight = new HashMap<>();
+    private final ArrayDeque<Unit> units = new ArrayDeque<>();
+    private final Map<Integer, Unit> unitsInFlight = new HashMap<>();
     private long nextBatchId;
     private int queuedRequests;
     private boolean flushDue;
@@ -99,6 +125,18 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
 
     private record Batch(long id, List<PendingRow> rows) {}
 
+    /** A request run whole on one worker: a {@link Score} with a deep prompt or with labels. */
+    private static final class Unit {
+        final long id;
+        final Score request;
+        int failures;
+
+        Unit(long id, Score request) {
+            this.id = id;
+            this.request = request;
+        }
+    }
+
     public static Behavior<Command> create(Settings settings, List<RowScorer> scorers, FaultInjector faults) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers ->
                 new InferencePool(context, timers, settings, scorers, faults)));
@@ -110,8 +148,9 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
         this.settings = settings;
         this.timers = timers;
         for (int i = 0; i < scorers.size(); i++) {
-            workers.add(context.spawn(InferenceWorker.create(i, scorers.get(i), context.getSelf(), faults), "worker-" + i,
-                    DispatcherSelector.fromConfig(WORKER_DISPATCHER)));
+            RowScorer scorer = scorers.get(i);
+            workers.add(context.spawn(InferenceWorker.create(i, scorer, scorer.units(), context.getSelf(), faults),
+                    "worker-" + i, DispatcherSelector.fromConfig(WORKER_DISPATCHER)));
             idleWorkers.add(i);
         }
     }
@@ -121,6 +160,7 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
         return newReceiveBuilder()
                 .onMessage(Score.class, this::onScore)
                 .onMessage(BatchDone.class, this::onBatchDone)
+                .onMessage(UnitDone.class, this::onUnitDone)
                 .onMessage(WorkerRestarted.class, this::onWorkerRestarted)
                 .onMessage(FlushDue.class, message -> onFlushDue())
                 .build();
@@ -135,10 +175,29 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
             score.replyTo().tell(new Scored(score.requestId(), new float[0][]));
             return this;
         }
+        if (score.labels() != null || score.prompt() instanceof Prompt.Deep) {
+            queuedRequests++;
+            units.add(new Unit(nextBatchId++, score));
+            dispatch();
+            return this;
+        }
         Request request = new Request(score);
         queuedRequests++;
         for (int i = 0; i < score.rows().size(); i++) {
             queue.add(new PendingRow(request, i));
+        }
+        dispatch();
+        return this;
+    }
+
+    private Behavior<Command> onUnitDone(UnitDone done) {
+        Unit unit = unitsInFlight.remove(done.worker());
+        idleWorkers.add(done.worker());
+        if (unit != null && unit.id == done.unitId()) {
+            queuedRequests--;
+            long id = unit.request.requestId();
+            unit.request.replyTo().tell(done.gradient() != null ? new GradientComputed(id, done.gradient())
+                    : new Scored(id, done.scores()));
         }
         dispatch();
         return this;
@@ -166,7 +225,19 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
 
     private Behavior<Command> onWorkerRestarted(WorkerRestarted restarted) {
         Batch batch = inFlight.remove(restarted.worker());
+        Unit unit = unitsInFlight.remove(restarted.worker());
         idleWorkers.add(restarted.worker());
+        if (unit != null) {
+            getContext().getLog().warn("inference worker {} failed on unit {}; {}", restarted.worker(), unit.id,
+                    ++unit.failures >= settings.maxBatchRetries() ? "giving up" : "re-queued");
+            if (unit.failures >= settings.maxBatchRetries()) {
+                queuedRequests--;
+                unit.request.replyTo().tell(new Failed(unit.request.requestId(), "inference failed "
+                        + unit.failures + " times on this request"));
+            } else {
+                units.addFirst(unit);
+            }
+        }
         if (batch != null) {
             getContext().getLog().warn("inference worker {} failed on batch {} ({} rows); re-queued",
                     restarted.worker(), batch.id(), batch.rows().size());
@@ -200,6 +271,9 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
     }
 
     private void dispatch() {
+        while (!idleWorkers.isEmpty() && !units.isEmpty()) {
+            sendUnit(idleWorkers.poll(), units.poll());
+        }
         while (!idleWorkers.isEmpty() && !queue.isEmpty()) {
             if (!flushDue && queue.size() < settings.maxBatchRows() && paddedTokens(queue.size()) < settings.maxBatchTokens()) {
                 if (!timers.isTimerActive("flush")) {
@@ -276,6 +350,13 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
             retry |= row.failures > 0;
         }
         workers.get(worker).tell(new InferenceWorker.RunBatch(batch.id(), scoreRows, retry));
+    }
+
+    private void sendUnit(int worker, Unit unit) {
+        unitsInFlight.put(worker, unit);
+        Score s = unit.request;
+        workers.get(worker).tell(new InferenceWorker.RunUnit(unit.id, s.prompt(), s.rows(), s.labels(),
+                unit.failures > 0));
     }
 
     /**

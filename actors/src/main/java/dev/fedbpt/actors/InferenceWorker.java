@@ -4,6 +4,9 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.PreRestart;
 import akka.actor.typed.javadsl.Behaviors;
+import dev.fedbpt.engine.method.Gradient;
+import dev.fedbpt.engine.method.Prompt;
+import dev.fedbpt.engine.method.PromptScorer;
 import dev.fedbpt.inference.ScoreRow;
 import java.util.Arrays;
 import java.util.List;
@@ -22,12 +25,20 @@ public final class InferenceWorker {
     /** {@code retry}: the batch holds rows of a batch that failed before (injected crashes spare it). */
     public record RunBatch(long batchId, List<ScoreRow> rows, boolean retry) implements Command {}
 
+    /**
+     * One white-box unit: the scores of {@code rows} under {@code prompt}, or with {@code labels} (non-null) the
+     * loss and gradient. {@code retry} as for {@link RunBatch}.
+     */
+    public record RunUnit(long unitId, Prompt prompt, List<int[]> rows, int[] labels, boolean retry)
+            implements Command {}
+
     private InferenceWorker() {}
 
-    public static Behavior<Command> create(int index, RowScorer scorer, ActorRef<InferencePool.Command> pool,
-                                           FaultInjector faults) {
+    public static Behavior<Command> create(int index, RowScorer scorer, PromptScorer units,
+                                           ActorRef<InferencePool.Command> pool, FaultInjector faults) {
         Behavior<Command> worker = Behaviors.receive(Command.class)
                 .onMessage(RunBatch.class, batch -> onRunBatch(index, scorer, pool, faults, batch))
+                .onMessage(RunUnit.class, unit -> onRunUnit(index, units, pool, faults, unit))
                 .onSignal(PreRestart.class, signal -> {
                     pool.tell(new InferencePool.WorkerRestarted(index));
                     return Behaviors.same();
@@ -38,11 +49,7 @@ public final class InferenceWorker {
 
     private static Behavior<Command> onRunBatch(int index, RowScorer scorer, ActorRef<InferencePool.Command> pool,
                                                 FaultInjector faults, RunBatch batch) {
-        if (!batch.retry() && faults.workerCrashes(index, batch.batchId())) {
-            String what = "injected fault: worker " + index + " fails on batch " + batch.batchId();
-            LOG.warn(what);
-            throw new FaultInjector.InjectedFault(what);
-        }
+        crashIfInjected(index, faults, batch.batchId(), batch.retry(), "batch");
         float[][] scores = scorer.score(batch.rows());
         if (scores.length != batch.rows().size()) {
             throw new IllegalStateException("scorer returned " + scores.length + " rows for a batch of "
@@ -51,6 +58,27 @@ public final class InferenceWorker {
         corrupt(index, faults, batch, scores);
         pool.tell(new InferencePool.BatchDone(index, batch.batchId(), scores));
         return Behaviors.same();
+    }
+
+    private static Behavior<Command> onRunUnit(int index, PromptScorer units, ActorRef<InferencePool.Command> pool,
+                                               FaultInjector faults, RunUnit unit) {
+        crashIfInjected(index, faults, unit.unitId(), unit.retry(), "unit");
+        if (unit.labels() != null) {
+            Gradient g = units.lossAndGradient((Prompt.Deep) unit.prompt(), unit.rows(), unit.labels());
+            pool.tell(new InferencePool.UnitDone(index, unit.unitId(), null, g));
+        } else {
+            pool.tell(new InferencePool.UnitDone(index, unit.unitId(), units.score(unit.prompt(), unit.rows()), null));
+        }
+        return Behaviors.same();
+    }
+
+    /** An injected worker crash on work {@code id} (never on a retry, which would fail forever). */
+    private static void crashIfInjected(int index, FaultInjector faults, long id, boolean retry, String kind) {
+        if (!retry && faults.workerCrashes(index, id)) {
+            String what = "injected fault: worker " + index + " fails on " + kind + " " + id;
+            LOG.warn(what);
+            throw new FaultInjector.InjectedFault(what);
+        }
     }
 
     private static void corrupt(int index, FaultInjector faults, RunBatch batch, float[][] scores) {

@@ -31,6 +31,11 @@ public final class ModelBinding implements ModelFacts {
     }
 
     @Override
+    public int layers() {
+        return model().layers();
+    }
+
+    @Override
     public TokenEmbeddings embeddings() {
         TokenEmbeddings e = embeddings;
         if (e == null) {

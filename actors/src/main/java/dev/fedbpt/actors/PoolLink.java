@@ -113,7 +113,7 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
 
     private void send(long id, Pending pending) {
         pending.sentNanos = System.nanoTime();
-        pool.tell(new InferencePool.Score(id, pending.score.prompt(), pending.score.rows(), replies));
+        pool.tell(pending.score.readdressed(id, replies));
     }
 
     private Behavior<Command> onPoolReply(PoolReply message) {
@@ -127,6 +127,8 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
         InferencePool.Reply answer;
         if (reply instanceof InferencePool.Scored scored) {
             answer = new InferencePool.Scored(id, scored.scores());
+        } else if (reply instanceof InferencePool.GradientComputed computed) {
+            answer = new InferencePool.GradientComputed(id, computed.gradient());
         } else if (reply instanceof InferencePool.Busy) {
             answer = new InferencePool.Busy(id);
         } else {

@@ -7,7 +7,10 @@ import akka.actor.testkit.typed.javadsl.ActorTestKit;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import com.typesafe.config.ConfigFactory;
+import dev.fedbpt.engine.method.Gradient;
 import dev.fedbpt.engine.method.Prompt;
+import dev.fedbpt.engine.method.PromptScorer;
+import dev.fedbpt.inference.ScoreRow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -61,5 +64,58 @@ class InferencePoolTest {
                 InferencePool.modelInput(new Prompt.Tokens(new int[] {9}), row).tokenIds());
         assertArrayEquals(new float[] {1, 2, 3, 4},
                 InferencePool.modelInput(new Prompt.Embeddings(new float[][] {{1, 2}, {3, 4}}), row).embeds());
+    }
+
+    @Test
+    void whiteBoxRequestsRunWholeOnAWorkersUnitScorerAndAWorkerCrashIsRetried() {
+        List<Integer> unitRows = Collections.synchronizedList(new ArrayList<>());
+        PromptScorer units = new PromptScorer() {
+            @Override
+            public float[][] score(Prompt prompt, List<int[]> rows) {
+                unitRows.add(rows.size());
+                float[][] out = new float[rows.size()][];
+                for (int i = 0; i < out.length; i++) out[i] = new float[]{((Prompt.Deep) prompt).inputLength(), i};
+                return out;
+            }
+
+            @Override
+            public Gradient lossAndGradient(Prompt.Deep prompt, List<int[]> rows, int[] labels) {
+                unitRows.add(rows.size());
+                return new Gradient(labels[0] + 0.5, prompt.input().clone(), new double[0]);
+            }
+        };
+        RowScorer scorer = new RowScorer() {
+            @Override
+            public float[][] score(List<ScoreRow> rows) {
+                throw new AssertionError("white-box requests never reach the row batches");
+            }
+
+            @Override
+            public PromptScorer units() {
+                return units;
+            }
+        };
+        var settings = new InferencePool.Settings(4, 10_000, Duration.ofMillis(5), 100, 3);
+        FaultInjector firstUnitFails = new FaultInjector() {
+            @Override
+            public boolean workerCrashes(int worker, long batchId) {
+                return batchId == 0;
+            }
+        };
+        ActorRef<InferencePool.Command> pool = KIT.spawn(InferencePool.create(settings, List.of(scorer),
+                firstUnitFails));
+        TestProbe<InferencePool.Reply> probe = KIT.createTestProbe();
+        Prompt.Deep deep = Prompt.Deep.input(2, new double[]{1, 2, 3, 4});
+        List<int[]> rows = List.of(new int[]{1, 2}, new int[]{1, 3, 2}, new int[]{1, 2});
+        pool.tell(new InferencePool.Score(1, deep, rows, new int[]{1, 0, 1}, probe.getRef()));
+        InferencePool.GradientComputed g = probe.expectMessageClass(InferencePool.GradientComputed.class);
+        assertEquals(1, g.requestId());
+        assertEquals(1.5, g.gradient().loss());
+        assertArrayEquals(new double[]{1, 2, 3, 4}, g.gradient().input());
+        pool.tell(new InferencePool.Score(2, deep, rows, probe.getRef()));
+        InferencePool.Scored scored = probe.expectMessageClass(InferencePool.Scored.class);
+        assertEquals(2, scored.requestId());
+        assertArrayEquals(new float[]{2, 2}, scored.scores()[2], "the deep prompt's scores, rows in order");
+        assertEquals(List.of(3, 3), unitRows, "each request ran whole, once, after the injected crash");
     }
 }

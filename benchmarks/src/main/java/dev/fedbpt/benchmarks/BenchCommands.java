@@ -29,7 +29,7 @@ public final class BenchCommands {
 
     /** picocli command objects, each with its own {@code @Command} name. */
     public static List<Object> all() {
-        return List.of(new CmaesCommand(), new DlsEcCommand());
+        return List.of(new CmaesCommand(), new DlsEcCommand(), new ClientMemoryCommand());
     }
 
     @Command(name = "dls-ec", mixinStandardHelpOptions = true,
@@ -70,6 +70,42 @@ public final class BenchCommands {
                         + "%.3f (LASSO keeps a token only where |<E[c], residual>| > alpha / 2)%n",
                         r.meanTokenNorm(), r.meanResidualNorm());
             }
+            return CommandLine.ExitCode.OK;
+        }
+    }
+
+    @Command(name = "client-memory", mixinStandardHelpOptions = true,
+            description = "Peak resident memory of one client's local work on the bundled encoder, each in a fresh "
+                    + "JVM: FedBPT (forward passes on ONNX Runtime), the same forward passes on the PyTorch backend, "
+                    + "and backpropagation for FedPrompt (50-vector soft prompt) and FedP-tuning (20-vector prefix).")
+    static final class ClientMemoryCommand implements Callable<Integer> {
+        @Option(names = "--batch", defaultValue = "8", description = "Rows per step (default ${DEFAULT-VALUE}).")
+        int batch;
+
+        @Option(names = "--tokens", defaultValue = "64", description = "Tokens per row (default ${DEFAULT-VALUE}).")
+        int tokens;
+
+        @Option(names = "--steps", defaultValue = "8", description = "Local steps (default ${DEFAULT-VALUE}: "
+                + "FedBPT's I).")
+        int steps;
+
+        @Option(names = "--heap", defaultValue = "1g", description = "-Xmx of every probe JVM (default "
+                + "${DEFAULT-VALUE}).")
+        String heap;
+
+        @Override
+        public Integer call() throws Exception {
+            List<ClientMemoryBench.Row> rows = ClientMemoryBench.run(batch, tokens, steps, heap);
+            System.out.printf(Locale.ROOT, "one client's local work: %d steps on %d rows of %d tokens, all-MiniLM-L6-v2, "
+                    + "-Xmx%s, one thread%n", steps, batch, tokens, heap);
+            System.out.printf(Locale.ROOT, "%-16s %18s %14s %9s%n", "mode", "RSS after load MiB", "peak RSS MiB",
+                    "seconds");
+            for (ClientMemoryBench.Row r : rows) {
+                System.out.printf(Locale.ROOT, "%-16s %18.0f %14.0f %9.1f%n", r.mode(), r.rssAfterLoadMib(),
+                        r.peakRssMib(), r.seconds());
+            }
+            System.out.println("(fedbpt: 5 candidates a step through ONNX Runtime; forward-pytorch: the same on the "
+                    + "white-box backend without gradients; fedprompt / fedp-tuning: one backward pass a step)");
             return CommandLine.ExitCode.OK;
         }
     }

@@ -37,10 +37,6 @@ final class ModelCheckCommand implements Callable<Integer> {
                     + "against the ONNX path's class scores, and its forward / backward throughput.")
     String backend;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "0",
-            description = "Intra-op threads of the white-box check (default 0: the engine's own).")
-    int threads;
-
     @Override
     public Integer call() throws ModelLoadException {
         Logging.configure(false);
@@ -59,7 +55,7 @@ final class ModelCheckCommand implements Callable<Integer> {
         }
         if (backend.equals("pytorch")) {
             if (!json) System.out.println("rebuilding " + source.describe() + " on PyTorch and comparing ...");
-            WhiteBoxCheck.Result r = WhiteBoxCheck.run(source, threads);
+            WhiteBoxCheck.Result r = WhiteBoxCheck.run(source);
             System.out.println(json ? Json.write(toJson(r)) : toText(r));
             return Main.OK;
         }

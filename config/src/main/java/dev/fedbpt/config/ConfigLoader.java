@@ -299,12 +299,27 @@ public final class ConfigLoader {
             throw new ConfigError("fedbpt.model.tokenizer",
                     "model.onnx and model.tokenizer must be given together (both empty = the bundled encoder, model.bundled)");
         }
+        boolean whiteBox = Methods.traits(experiment.method()).whiteBox();
+        if (whiteBox && model.backend() != ExperimentConfig.Backend.PYTORCH) {
+            throw new ConfigError(ROOT + ".model.backend", experiment.method() + " trains its prompt by "
+                    + "backpropagation and needs model.backend = \"pytorch\" (the white-box backend), got "
+                    + valueName(model.backend()));
+        }
+        if (model.backend() == ExperimentConfig.Backend.PYTORCH && model.head() != ExperimentConfig.Head.SIMILARITY) {
+            throw new ConfigError(ROOT + ".model.head", "the pytorch backend rebuilds encoder-only exports: it "
+                    + "takes the similarity head, got " + valueName(model.head()));
+        }
         var pool = new ExperimentConfig.Pool(
                 r.intIn("pool.workers", 1, 1024),
                 r.intIn("pool.max-batch-rows", 1, 1_000_000),
                 r.intIn("pool.max-batch-tokens", 1, Integer.MAX_VALUE),
                 r.duration("pool.max-wait"),
                 r.intIn("pool.queue-limit", 1, Integer.MAX_VALUE));
+        if (model.backend() == ExperimentConfig.Backend.PYTORCH && pool.workers() != 1) {
+            throw new ConfigError(ROOT + ".pool.workers", "the pytorch backend runs one inference worker (got "
+                    + pool.workers() + "): its computations run one at a time in a JVM, and with two workers a run's "
+                    + "results changed from one run to the next");
+        }
         var persistence = new ExperimentConfig.Persistence(r.intIn("persistence.snapshot-every", 1, 1_000_000));
         var faults = new ExperimentConfig.Faults(
                 r.doubleIn("faults.client-drop-rate", 0.0, 1.0),

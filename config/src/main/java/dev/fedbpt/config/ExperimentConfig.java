@@ -157,7 +157,7 @@ public record ExperimentConfig(
     /** How the similarity head pools a row's output vectors: the model's own, mean, or [CLS]. */
     public enum Pooling { DEFAULT, MEAN, CLS }
 
-    public enum Backend { ONNX, SYNTHETIC }
+    public enum Backend { ONNX, SYNTHETIC, PYTORCH }
 
     /** @param method a name in the method registry ({@link Methods}) */
     public record Experiment(String name, long seed, String method, int rounds, int evalEvery) {

@@ -112,6 +112,11 @@ public interface ModelTokenizer extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " has no embeddings");
     }
 
+    /** Transformer layers, for methods that put prompts on every layer (a white-box model knows them). */
+    default int layers() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not say how many layers it has");
+    }
+
     @Override
     void close();
 }

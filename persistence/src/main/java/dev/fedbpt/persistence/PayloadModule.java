@@ -39,7 +39,7 @@ public final class PayloadModule extends SimpleModule {
 
     /**
      * A prompt as {@code [kind, values]}: "continuous" with z, "tokens" with the ids, "embeddings" with the vectors
-     * (an array of arrays).
+     * (an array of arrays), "deep" with its two lengths and its two value arrays.
      */
     private static final class PromptWriter extends StdSerializer<Prompt> {
         PromptWriter() {
@@ -66,6 +66,12 @@ public final class PayloadModule extends SimpleModule {
             } else if (prompt instanceof Prompt.Tokens tokens) {
                 out.writeString("tokens");
                 out.writeArray(tokens.ids(), 0, tokens.ids().length);
+            } else if (prompt instanceof Prompt.Deep deep) {
+                out.writeString("deep");
+                out.writeNumber(deep.inputLength());
+                out.writeNumber(deep.prefixLength());
+                out.writeArray(deep.input(), 0, deep.input().length);
+                out.writeArray(deep.prefix(), 0, deep.prefix().length);
             } else {
                 throw new IllegalArgumentException("no wire form for a " + prompt.getClass().getName());
             }
@@ -92,6 +98,14 @@ public final class PayloadModule extends SimpleModule {
                 prompt = new Prompt.Embeddings(context.readValue(in, float[][].class));
             } else if ("tokens".equals(kind)) {
                 prompt = new Prompt.Tokens(context.readValue(in, int[].class));
+            } else if ("deep".equals(kind)) {
+                int inputLength = in.getIntValue();
+                in.nextToken();
+                int prefixLength = in.getIntValue();
+                in.nextToken();
+                double[] input = context.readValue(in, double[].class);
+                in.nextToken();
+                prompt = new Prompt.Deep(inputLength, input, prefixLength, context.readValue(in, double[].class));
             } else {
                 return context.reportInputMismatch(Prompt.class, "unknown prompt kind %s", kind);
             }

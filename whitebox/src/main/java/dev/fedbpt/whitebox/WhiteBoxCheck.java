@@ -1,5 +1,6 @@
 package dev.fedbpt.whitebox;
 
+import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.inference.HeadSpec;
 import dev.fedbpt.inference.ModelLoadException;
 import dev.fedbpt.inference.ModelOptions;
@@ -15,7 +16,8 @@ import java.util.Random;
  * {@code fedbpt model-check --backend pytorch}: the white-box rebuild of a model against its ONNX Runtime path, on
  * the class scores of a two-class similarity head (probe sentences of different lengths, without a prompt and with a
  * random soft prompt), and the white-box throughput of a forward pass and of a forward and backward pass with a
- * P-tuning v2 prefix, the work of one local step of a gradient method.
+ * P-tuning v2 prefix, the work of one local step of a gradient method. Both backends on one thread (the white-box
+ * model always runs on one).
  */
 public final class WhiteBoxCheck {
     static final HeadSpec.Similarity PROBE_HEAD =
@@ -43,12 +45,12 @@ public final class WhiteBoxCheck {
     private WhiteBoxCheck() {
     }
 
-    public static Result run(ModelSource source, int threads) throws ModelLoadException {
+    public static Result run(ModelSource source) throws ModelLoadException {
         int promptLength = 4;
         int prefixLength = 20;
-        try (WhiteBoxModel torch = WhiteBoxModel.load(source, PROBE_HEAD, WhiteBoxModel.Precision.FLOAT32, threads);
+        try (WhiteBoxModel torch = WhiteBoxModel.load(source, PROBE_HEAD, WhiteBoxModel.Precision.FLOAT32);
              PromptModel onnx = PromptModel.load(source, new PromptSpec(promptLength, 10, 3L,
-                     PromptSpec.Injection.PREPEND), PROBE_HEAD, ModelOptions.defaults().withIntraOpThreads(threads))) {
+                     PromptSpec.Injection.PREPEND), PROBE_HEAD, ModelOptions.defaults().withIntraOpThreads(1))) {
             List<int[]> rows = new ArrayList<>();
             for (String p : PROBES) rows.add(torch.encode(p));
             double[] soft = gaussian(promptLength * torch.hiddenSize(), 0.05, 1);
@@ -60,21 +62,21 @@ public final class WhiteBoxCheck {
                 bare.add(ScoreRow.withoutPrompt(row));
                 prompted.add(ScoreRow.withEmbeddings(softF, row));
             }
-            double diffBare = maxAbsDiff(onnx.score(bare), torch.scores(DeepPrompt.none(), rows));
-            double diffPrompt = maxAbsDiff(onnx.score(prompted), torch.scores(DeepPrompt.input(promptLength, soft), rows));
+            double diffBare = maxAbsDiff(onnx.score(bare), torch.score((Prompt) null, rows));
+            double diffPrompt = maxAbsDiff(onnx.score(prompted), torch.score(Prompt.Deep.input(promptLength, soft), rows));
             int rowTokens = 64;
-            DeepPrompt prefix = DeepPrompt.prefix(prefixLength,
+            Prompt.Deep prefix = Prompt.Deep.prefix(prefixLength,
                     gaussian(torch.layerCount() * 2 * prefixLength * torch.hiddenSize(), 0.1, 2));
             List<Throughput> throughput = new ArrayList<>();
             for (int batch : new int[]{8, 32}) {
                 List<int[]> synthetic = syntheticRows(batch, rowTokens, rows.get(0));
                 int[] labels = new int[batch];
                 for (int i = 0; i < batch; i++) labels[i] = i % 2;
-                torch.scores(prefix, synthetic); // warm-up
+                torch.score(prefix, synthetic); // warm-up
                 torch.lossAndGradient(prefix, synthetic, labels);
                 int reps = 3;
                 long t0 = System.nanoTime();
-                for (int k = 0; k < reps; k++) torch.scores(prefix, synthetic);
+                for (int k = 0; k < reps; k++) torch.score(prefix, synthetic);
                 double forward = batch * reps / ((System.nanoTime() - t0) / 1e9);
                 t0 = System.nanoTime();
                 for (int k = 0; k < reps; k++) torch.lossAndGradient(prefix, synthetic, labels);

@@ -1,11 +1,14 @@
 package dev.fedbpt.whitebox;
 
-import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
-import ai.djl.training.GradientCollector;
+import ai.djl.pytorch.engine.PtNDArray;
+import ai.djl.pytorch.jni.JniUtils;
+import dev.fedbpt.engine.method.Gradient;
+import dev.fedbpt.engine.method.Prompt;
+import dev.fedbpt.engine.method.PromptScorer;
 import dev.fedbpt.inference.DjlEnvironment;
 import dev.fedbpt.inference.EncoderWeights;
 import dev.fedbpt.inference.HeadSpec;
@@ -14,6 +17,8 @@ import dev.fedbpt.inference.ModelSource;
 import dev.fedbpt.inference.Pooling;
 import dev.fedbpt.inference.PromptSpec;
 import dev.fedbpt.inference.PromptTokenizer;
+import dev.fedbpt.inference.ScoreRow;
+import dev.fedbpt.inference.ScoringModel;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -21,15 +26,32 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The bundled encoder (or any BERT-family export) as a white box: the same class scores as the ONNX Runtime path's
- * similarity head, computed on PyTorch from the ONNX file's own weights, with a {@link DeepPrompt} (soft prompt after
- * [CLS], P-tuning v2 prefix on every layer, or both) and the gradient of the cross-entropy with respect to it.
+ * similarity head, computed on PyTorch from the ONNX file's own weights, with a {@link Prompt.Deep} (soft prompt
+ * after [CLS], P-tuning v2 prefix on every layer, or both) and the gradient of the cross-entropy with respect to it.
  *
  * <p>A row is laid out as the ONNX path lays it out: [CLS], the soft prompt, the row's other tokens, padding (zero
  * vectors, masked). The similarity head pools the row's own positions ({@link Pooling#pooledIndices}) and scores
  * cos(row, label description) / temperature, the label descriptions embedded once at load without a prompt.
- * Methods are synchronized: one call at a time per model.
+ *
+ * <p>Results depend only on the call, never on what else is being scored or on which thread asks: {@link
+ * #score(List)} (the inference pool's batches, gathered from many clients) runs each row alone,
+ * {@link #score(Prompt, List)} splits its rows into chunks of {@value #CHUNK} in the order given, and every call
+ * runs on one PyTorch thread (set on the calling thread each time: PyTorch's thread count is per thread, and a
+ * parallel reduction's order would otherwise follow the caller). And one call at a time in the whole JVM, whichever
+ * model it is for: with two models computing at once on two threads, 1 gradient in 300 came out different in its
+ * last bits, while 600 calls serialised across the same two threads gave one result. Even serialised, two inference
+ * workers made a 6-round experiment's hash differ from one run to the next, so the configuration allows this
+ * backend one worker. Last, libtorch's oneMKL and oneDNN pick code paths by memory alignment: with oneMKL's
+ * conditional reproducibility off, 1 gradient in 100 differed after an unrelated call had moved the allocations;
+ * with MKL_CBWR=AUTO,STRICT alone, 200 gradients after random other calls hashed differently from one process to
+ * the next; with DNNL_MAX_CPU_ISA=AVX2 as well (oneDNN's AVX-512 kernels off), six processes gave one hash
+ * ({@link #load} refuses to start without both).
  */
-public final class WhiteBoxModel implements AutoCloseable {
+public final class WhiteBoxModel implements ScoringModel, PromptScorer {
+    /** Every PyTorch computation of the JVM holds it (see the class comment). */
+    private static final Object TORCH = new Object();
+    /** Rows per forward pass of one prompt's request: bounds memory, and fixes how a request's rows are grouped. */
+    static final int CHUNK = 16;
     private static final Logger LOG = LoggerFactory.getLogger(WhiteBoxModel.class);
 
     /** Arithmetic of the rebuilt encoder. */
@@ -60,34 +82,56 @@ public final class WhiteBoxModel implements AutoCloseable {
         this.separator = probe[probe.length - 1];
         List<int[]> rows = new ArrayList<>();
         for (String d : head.labelDescriptions()) rows.add(tokenizer.encode(d));
-        try (NDManager call = encoder.manager().newSubManager()) {
-            NDArray unit = pooledUnit(call, DeepPrompt.none(), null, null, rows);
-            unit.attach(encoder.manager());
-            this.labelUnit = unit;
+        synchronized (TORCH) {
+            oneThread();
+            try (NDManager call = encoder.manager().newSubManager()) {
+                NDArray unit = pooledUnit(call, null, null, null, rows);
+                unit.attach(encoder.manager());
+                this.labelUnit = unit;
+            }
         }
     }
 
     /**
      * Reads the export's weights and tokenizer and embeds the label descriptions.
      *
-     * @param head    the similarity head (its {@link Pooling#DEFAULT} is resolved for {@code source})
-     * @param threads PyTorch's intra-op threads when it starts in this JVM (0: its default); a later model shares the
-     *                engine and its threads
+     * @param head the similarity head (its {@link Pooling#DEFAULT} is resolved for {@code source})
      * @throws ModelLoadException for a missing or unreadable file or a graph this backend cannot rebuild, or when
      *                            PyTorch's native library cannot be loaded
      */
-    public static WhiteBoxModel load(ModelSource source, HeadSpec.Similarity head, Precision precision, int threads)
+    public static WhiteBoxModel load(ModelSource source, HeadSpec.Similarity head, Precision precision)
             throws ModelLoadException {
+        return load(source, head, precision, 0);
+    }
+
+    /**
+     * @param reservedPositions positions a prompt takes from the model's position table (soft prompt and prefix
+     *                          lengths): rows are cut to what is left, as the ONNX path cuts them
+     */
+    public static WhiteBoxModel load(ModelSource source, HeadSpec.Similarity head, Precision precision,
+                                     int reservedPositions) throws ModelLoadException {
         long t0 = System.nanoTime();
+        String cbwr = System.getenv("MKL_CBWR");
+        String isa = System.getenv("DNNL_MAX_CPU_ISA");
+        if (cbwr == null || !cbwr.contains("STRICT") && !cbwr.startsWith("COMPATIBLE") || isa == null) {
+            throw new ModelLoadException("the pytorch backend needs the environment variables MKL_CBWR=AUTO,STRICT "
+                    + "and DNNL_MAX_CPU_ISA=AVX2 (./fedbpt sets both; found MKL_CBWR=" + cbwr + ", DNNL_MAX_CPU_ISA="
+                    + isa + "): without them libtorch's oneMKL and oneDNN pick code paths by memory alignment, and the "
+                    + "same gradients came out different in their last bits from one process to the next");
+        }
         DjlEnvironment.prepare();
-        if (threads > 0 && System.getProperty("ai.djl.pytorch.num_threads") == null) {
-            System.setProperty("ai.djl.pytorch.num_threads", Integer.toString(threads));
+        if (System.getProperty("ai.djl.pytorch.num_threads") == null) {
+            System.setProperty("ai.djl.pytorch.num_threads", "1");
+            System.setProperty("ai.djl.pytorch.num_interop_threads", "1");
         }
         EncoderWeights weights = EncoderWeights.read(source);
-        PromptTokenizer tokenizer = PromptTokenizer.load(source, new PromptSpec(0, 1, 0, PromptSpec.Injection.PREPEND));
+        PromptTokenizer tokenizer = PromptTokenizer.load(source,
+                new PromptSpec(reservedPositions, 1, 0, PromptSpec.Injection.PREPEND));
         TorchEncoder encoder;
         try {
-            encoder = TorchEncoder.load(weights, precision.type);
+            synchronized (TORCH) {
+                encoder = TorchEncoder.load(weights, precision.type);
+            }
         } catch (RuntimeException | UnsatisfiedLinkError e) {
             tokenizer.close();
             throw new ModelLoadException("cannot start DJL's PyTorch engine (libtorch from "
@@ -101,10 +145,32 @@ public final class WhiteBoxModel implements AutoCloseable {
     }
 
     /** Token ids of {@code text}, [CLS] ... [SEP], as the ONNX path encodes them. */
+    @Override
     public int[] encode(String text) {
         return tokenizer.encode(text);
     }
 
+    @Override
+    public int maxRowTokens() {
+        return tokenizer.maxRowTokens();
+    }
+
+    @Override
+    public int vocabularySize() {
+        return tokenizer.vocabularySize();
+    }
+
+    @Override
+    public int[] specialTokenIds() {
+        return tokenizer.specialTokenIds();
+    }
+
+    @Override
+    public float[] wordEmbeddings() {
+        return encoder.weights().wordEmbeddings();
+    }
+
+    @Override
     public int hiddenSize() {
         return encoder.weights().hiddenSize();
     }
@@ -117,25 +183,91 @@ public final class WhiteBoxModel implements AutoCloseable {
         return encoder.weights().layerCount();
     }
 
+    @Override
+    public int layers() {
+        return layerCount();
+    }
+
+    @Override
     public int numClasses() {
         return head.numClasses();
     }
 
-    /** Class scores [rows][classes] of {@code rows} under {@code prompt} (no gradient recorded). */
-    public synchronized float[][] scores(DeepPrompt prompt, List<int[]> rows) {
-        prompt.checkShape(hiddenSize(), layerCount());
-        try (NDManager call = encoder.manager().newSubManager()) {
-            NDArray input = prompt.inputLength() == 0 ? null : param(call, prompt.input(), false);
-            NDArray prefix = prompt.prefixLength() == 0 ? null : param(call, prompt.prefix(), false);
-            return scores(pooledUnit(call, prompt, input, prefix, rows));
+    /**
+     * Class scores of the pool's rows, each row alone (so that they never depend on the batch). A row may carry a
+     * soft prompt as embeddings; a projected z is the ONNX path's alone.
+     */
+    @Override
+    public float[][] score(List<ScoreRow> rows) {
+        float[][] out = new float[rows.size()][];
+        for (int r = 0; r < rows.size(); r++) {
+            ScoreRow row = rows.get(r);
+            if (row.z() != null) {
+                throw new UnsupportedOperationException("the white-box backend takes prompts as embeddings or deep "
+                        + "prompts, not as a projected z (FedBPT's prompts run on model.backend = onnx)");
+            }
+            Prompt prompt = row.embeds() == null ? null : Prompt.Deep.input(row.embeds().length / hiddenSize(),
+                    doubles(row.embeds()));
+            out[r] = score(prompt, List.of(row.tokenIds()))[0];
         }
+        return out;
+    }
+
+    /**
+     * Class scores [rows][classes] of {@code rows} under {@code prompt}: null (none), {@link Prompt.Deep} or
+     * {@link Prompt.Embeddings} (a soft prompt); no gradient recorded.
+     */
+    @Override
+    public float[][] score(Prompt prompt, List<int[]> rows) {
+        Prompt.Deep deep = deep(prompt);
+        synchronized (TORCH) {
+            return scoreAlone(deep, rows);
+        }
+    }
+
+    private float[][] scoreAlone(Prompt.Deep deep, List<int[]> rows) {
+        oneThread();
+        // no autograd graph for a forward pass alone (libtorch records one by default on every thread)
+        boolean before = JniUtils.isGradMode();
+        JniUtils.setGradMode(false);
+        float[][] out = new float[rows.size()][];
+        try {
+            for (int from = 0; from < rows.size(); from += CHUNK) {
+                List<int[]> chunk = rows.subList(from, Math.min(rows.size(), from + CHUNK));
+                try (NDManager call = encoder.manager().newSubManager()) {
+                    NDArray input = deep == null || deep.inputLength() == 0 ? null : param(call, deep.input(), false);
+                    NDArray prefix = deep == null || deep.prefixLength() == 0 ? null
+                            : param(call, deep.prefix(), false);
+                    float[][] scores = scores(pooledUnit(call, deep, input, prefix, chunk));
+                    System.arraycopy(scores, 0, out, from, scores.length);
+                }
+            }
+        } finally {
+            JniUtils.setGradMode(before);
+        }
+        return out;
+    }
+
+    private Prompt.Deep deep(Prompt prompt) {
+        Prompt.Deep deep;
+        if (prompt == null || prompt instanceof Prompt.Deep) {
+            deep = (Prompt.Deep) prompt;
+        } else if (prompt instanceof Prompt.Embeddings e) {
+            deep = Prompt.Deep.input(e.vectors().length, doubles(e.flattened()));
+        } else {
+            throw new UnsupportedOperationException("the white-box backend takes deep or embeddings prompts, not "
+                    + prompt.getClass().getSimpleName());
+        }
+        if (deep != null) deep.checkShape(hiddenSize(), layerCount());
+        return deep;
     }
 
     /**
      * The mean cross-entropy of {@code rows} with {@code labels} under {@code prompt}, and its gradient with respect
-     * to the prompt's values.
+     * to the prompt's values; the rows are one batch.
      */
-    public synchronized LossAndGradient lossAndGradient(DeepPrompt prompt, List<int[]> rows, int[] labels) {
+    @Override
+    public Gradient lossAndGradient(Prompt.Deep prompt, List<int[]> rows, int[] labels) {
         prompt.checkShape(hiddenSize(), layerCount());
         if (labels.length != rows.size()) {
             throw new IllegalArgumentException(rows.size() + " rows but " + labels.length + " labels");
@@ -149,22 +281,45 @@ public final class WhiteBoxModel implements AutoCloseable {
             }
             oneHot[r * classes + labels[r]] = 1f;
         }
-        try (NDManager call = encoder.manager().newSubManager();
-             GradientCollector collector = Engine.getEngine("PyTorch").newGradientCollector()) {
+        synchronized (TORCH) {
+            return gradientAlone(prompt, rows, oneHot, classes);
+        }
+    }
+
+    private Gradient gradientAlone(Prompt.Deep prompt, List<int[]> rows, float[] oneHot, int classes) {
+        oneThread();
+        // libtorch's grad mode is per thread; DJL's GradientCollector is one per JVM and would refuse a second
+        // inference worker's backward pass while the first one's runs.
+        boolean before = JniUtils.isGradMode();
+        JniUtils.setGradMode(true);
+        try (NDManager call = encoder.manager().newSubManager()) {
             NDArray input = prompt.inputLength() == 0 ? null : param(call, prompt.input(), true);
             NDArray prefix = prompt.prefixLength() == 0 ? null : param(call, prompt.prefix(), true);
             NDArray scores = pooledUnit(call, prompt, input, prefix, rows).matMul(labelUnit.transpose())
                     .div(head.temperature());
             NDArray target = call.create(oneHot, new Shape(rows.size(), classes)).toType(encoder.type(), false);
             NDArray loss = scores.logSoftmax(1).mul(target).sum().neg().div(rows.size());
-            collector.backward(loss);
+            JniUtils.backward((PtNDArray) loss, (PtNDArray) call.ones(loss.getShape(), loss.getDataType()), false,
+                    false);
             double[] gInput = input == null ? new double[0] : input.getGradient().toType(DataType.FLOAT64, false)
                     .toDoubleArray();
             double[] gPrefix = prefix == null ? new double[0] : prefix.getGradient().toType(DataType.FLOAT64, false)
                     .toDoubleArray();
-            return new LossAndGradient(loss.toType(DataType.FLOAT64, false).getDouble(), gInput, gPrefix,
-                    toFloats(scores));
+            return new Gradient(loss.toType(DataType.FLOAT64, false).getDouble(), gInput, gPrefix);
+        } finally {
+            JniUtils.setGradMode(before);
         }
+    }
+
+    /** PyTorch's intra-op threads are set per calling thread: one, whoever calls. */
+    private static void oneThread() {
+        if (JniUtils.getNumThreads() != 1) JniUtils.setNumThreads(1);
+    }
+
+    private static double[] doubles(float[] values) {
+        double[] out = new double[values.length];
+        for (int i = 0; i < out.length; i++) out[i] = values[i];
+        return out;
     }
 
     private float[][] scores(NDArray unit) {
@@ -187,9 +342,9 @@ public final class WhiteBoxModel implements AutoCloseable {
     }
 
     /** The rows' pooled, unit-length output vectors [rows, hidden] under the prompt arrays given. */
-    private NDArray pooledUnit(NDManager call, DeepPrompt prompt, NDArray input, NDArray prefix, List<int[]> rows) {
+    private NDArray pooledUnit(NDManager call, Prompt.Deep prompt, NDArray input, NDArray prefix, List<int[]> rows) {
         int h = hiddenSize();
-        int t = prompt.inputLength();
+        int t = prompt == null ? 0 : prompt.inputLength();
         int b = rows.size();
         int s = 1;
         for (int[] row : rows) s = Math.max(s, row.length + t);
@@ -224,8 +379,10 @@ public final class WhiteBoxModel implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        encoder.close();
+    public void close() {
+        synchronized (TORCH) {
+            encoder.close();
+        }
         tokenizer.close();
     }
 }

@@ -3,6 +3,8 @@ package dev.fedbpt.whitebox;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fedbpt.engine.method.Gradient;
+import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.inference.ModelSource;
 import java.util.List;
 import java.util.Random;
@@ -20,7 +22,7 @@ class GradientCheckTest {
 
     @BeforeAll
     static void load() throws Exception {
-        model = WhiteBoxModel.load(ModelSource.bundled(), WhiteBoxModelTest.HEAD, WhiteBoxModel.Precision.FLOAT64, 1);
+        model = WhiteBoxModel.load(ModelSource.bundled(), WhiteBoxModelTest.HEAD, WhiteBoxModel.Precision.FLOAT64);
     }
 
     @AfterAll
@@ -37,13 +39,13 @@ class GradientCheckTest {
         double[] prefix = WhiteBoxCheck.gaussian(model.layerCount() * 2 * np * h, 0.3, 12);
         List<int[]> rows = WhiteBoxModelTest.rows(model);
         int[] labels = {1, 0, 1, 0};
-        LossAndGradient g = model.lossAndGradient(new DeepPrompt(t, input, np, prefix), rows, labels);
+        Gradient g = model.lossAndGradient(new Prompt.Deep(t, input, np, prefix), rows, labels);
         assertTrue(g.loss() > 0 && Double.isFinite(g.loss()), "loss " + g.loss());
-        assertEquals(input.length, g.inputGradient().length);
-        assertEquals(prefix.length, g.prefixGradient().length);
+        assertEquals(input.length, g.input().length);
+        assertEquals(prefix.length, g.prefix().length);
         Random pick = new Random(5);
         double eps = 1e-5;
-        double scale = Math.max(maxAbs(g.inputGradient()), maxAbs(g.prefixGradient()));
+        double scale = Math.max(maxAbs(g.input()), maxAbs(g.prefix()));
         assertTrue(scale > 0, "the gradient is not zero");
         for (int k = 0; k < 12; k++) {
             boolean inPrefix = k % 2 == 1;
@@ -51,12 +53,12 @@ class GradientCheckTest {
             int i = pick.nextInt(v.length);
             double keep = v[i];
             v[i] = keep + eps;
-            double up = model.lossAndGradient(new DeepPrompt(t, input, np, prefix), rows, labels).loss();
+            double up = model.lossAndGradient(new Prompt.Deep(t, input, np, prefix), rows, labels).loss();
             v[i] = keep - eps;
-            double down = model.lossAndGradient(new DeepPrompt(t, input, np, prefix), rows, labels).loss();
+            double down = model.lossAndGradient(new Prompt.Deep(t, input, np, prefix), rows, labels).loss();
             v[i] = keep;
             double numeric = (up - down) / (2 * eps);
-            double analytic = (inPrefix ? g.prefixGradient() : g.inputGradient())[i];
+            double analytic = (inPrefix ? g.prefix() : g.input())[i];
             assertEquals(numeric, analytic, 1e-6 * scale + 1e-9,
                     (inPrefix ? "prefix" : "soft prompt") + " coordinate " + i);
         }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fedbpt.engine.method.Gradient;
+import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.inference.HeadSpec;
 import dev.fedbpt.inference.ModelOptions;
 import dev.fedbpt.inference.ModelSource;
@@ -28,7 +30,7 @@ class WhiteBoxModelTest {
 
     @BeforeAll
     static void load() throws Exception {
-        torch = WhiteBoxModel.load(ModelSource.bundled(), HEAD, WhiteBoxModel.Precision.FLOAT32, 1);
+        torch = WhiteBoxModel.load(ModelSource.bundled(), HEAD, WhiteBoxModel.Precision.FLOAT32);
         onnx = PromptModel.load(ModelSource.bundled(), new PromptSpec(4, 10, 3L, PromptSpec.Injection.PREPEND), HEAD,
                 ModelOptions.defaults().withIntraOpThreads(1));
     }
@@ -58,8 +60,8 @@ class WhiteBoxModelTest {
             bare.add(ScoreRow.withoutPrompt(row));
             prompted.add(ScoreRow.withEmbeddings(softF, row));
         }
-        assertClose(onnx.score(bare), torch.scores(DeepPrompt.none(), rows));
-        assertClose(onnx.score(prompted), torch.scores(DeepPrompt.input(4, soft), rows));
+        assertClose(onnx.score(bare), torch.score((Prompt) null, rows));
+        assertClose(onnx.score(prompted), torch.score(Prompt.Deep.input(4, soft), rows));
     }
 
     static void assertClose(float[][] expected, float[][] actual) {
@@ -75,12 +77,12 @@ class WhiteBoxModelTest {
     void aRowsScoresDoNotDependOnItsBatchWithAPrefixAndASoftPrompt() {
         // padding is masked out of every layer's keys, the prefix is not: a short row alone and beside a long one
         int np = 3;
-        DeepPrompt prompt = new DeepPrompt(2, WhiteBoxCheck.gaussian(2 * torch.hiddenSize(), 0.1, 4), np,
+        Prompt.Deep prompt = new Prompt.Deep(2, WhiteBoxCheck.gaussian(2 * torch.hiddenSize(), 0.1, 4), np,
                 WhiteBoxCheck.gaussian(torch.layerCount() * 2 * np * torch.hiddenSize(), 0.3, 5));
         List<int[]> rows = rows(torch);
-        float[][] batch = torch.scores(prompt, rows);
-        float[][] alone = torch.scores(prompt, List.of(rows.get(1)));
-        float[][] bare = torch.scores(DeepPrompt.none(), List.of(rows.get(1)));
+        float[][] batch = torch.score(prompt, rows);
+        float[][] alone = torch.score(prompt, List.of(rows.get(1)));
+        float[][] bare = torch.score((Prompt) null, List.of(rows.get(1)));
         for (int c = 0; c < alone[0].length; c++) {
             assertEquals(alone[0][c], batch[1][c], 1e-4, "class " + c);
         }
@@ -90,11 +92,36 @@ class WhiteBoxModelTest {
     @Test
     void refusesPromptsOfTheWrongShapeAndLabelsOutOfRange() {
         var e = assertThrows(IllegalArgumentException.class,
-                () -> torch.scores(DeepPrompt.input(2, new double[5]), rows(torch)));
+                () -> torch.score(Prompt.Deep.input(2, new double[5]), rows(torch)));
         assertTrue(e.getMessage().contains("needs " + 2 * torch.hiddenSize()), e.getMessage());
         assertThrows(IllegalArgumentException.class,
-                () -> torch.lossAndGradient(DeepPrompt.none(), rows(torch), new int[]{0, 1, 2, 0}));
+                () -> torch.lossAndGradient(Prompt.Deep.input(1, new double[torch.hiddenSize()]), rows(torch), new int[]{0, 1, 2, 0}));
         assertThrows(IllegalArgumentException.class,
-                () -> torch.lossAndGradient(DeepPrompt.none(), rows(torch), new int[]{0, 1}));
+                () -> torch.lossAndGradient(Prompt.Deep.input(1, new double[torch.hiddenSize()]), rows(torch), new int[]{0, 1}));
+    }
+
+    @Test
+    void twoModelsComputeGradientsAtOnceOnTwoThreadsAndGetTheSequentialBytes() throws Exception {
+        Prompt.Deep prompt = Prompt.Deep.prefix(2, WhiteBoxCheck.gaussian(torch.layerCount() * 2 * 2
+                * torch.hiddenSize(), 0.3, 9));
+        int[] labels = {1, 0, 1, 0};
+        Gradient expected = torch.lossAndGradient(prompt, rows(torch), labels);
+        try (WhiteBoxModel second = WhiteBoxModel.load(ModelSource.bundled(), HEAD, WhiteBoxModel.Precision.FLOAT32)) {
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                List<java.util.concurrent.Future<Gradient>> futures = new ArrayList<>();
+                for (int k = 0; k < 6; k++) {
+                    WhiteBoxModel m = k % 2 == 0 ? torch : second;
+                    futures.add(pool.submit(() -> m.lossAndGradient(prompt, rows(m), labels)));
+                }
+                for (var f : futures) {
+                    Gradient g = f.get();
+                    assertEquals(expected.loss(), g.loss());
+                    assertArrayEquals(expected.prefix(), g.prefix());
+                }
+            } finally {
+                pool.shutdown();
+            }
+        }
     }
 }

@@ -130,7 +130,7 @@ public final class ClusterNode {
                     node.port(), node.roles().stream().map(NodeSettings.Role::id).sorted().toList()));
             RunOutputs outputs = node.has(NodeSettings.Role.SERVER)
                     ? new RunOutputs(runDirectory, config, method, experimentHash, progress) : null;
-            List<RowScorer> scorers = sessions.stream().<RowScorer>map(model -> model::score).toList();
+            List<RowScorer> scorers = sessions.stream().map(RowScorer::of).toList();
             // The server drains its own member's injector; faults of the others reach it only if sent there, and
             // without faults configured nothing is added.
             FaultInjector memberFaults = node.has(NodeSettings.Role.SERVER) || faults == FaultInjector.NONE ? faults

@@ -21,6 +21,15 @@ public interface ClientProcedure {
      */
     void onScores(float[][][] scores);
 
+    /**
+     * The answer to the pending {@link ComputeGradient}.
+     *
+     * @throws IllegalStateException when no gradient is pending (every procedure that never asks for one)
+     */
+    default void onGradient(Gradient gradient) {
+        throw new IllegalStateException("no gradient is pending");
+    }
+
     /** Scores or losses that came back NaN or infinite so far (reported as incidents of the round). */
     int nonFiniteCount();
 
@@ -47,7 +56,7 @@ public interface ClientProcedure {
     }
 
     /** What the procedure needs next. */
-    sealed interface Step permits ScorePrompts, Finished {}
+    sealed interface Step permits ScorePrompts, ComputeGradient, Finished {}
 
     /**
      * Score every prompt on every row. {@code step} counts the requests of this round from 0 (a fault injected
@@ -57,6 +66,19 @@ public interface ClientProcedure {
         public ScorePrompts {
             prompts = List.copyOf(prompts);
             rows = List.copyOf(rows);
+        }
+    }
+
+    /**
+     * The loss of {@code rows} with {@code labels} under {@code prompt} and its gradient: one local step of a
+     * white-box method. {@code step} counts the requests of this round from 0, as for {@link ScorePrompts}.
+     */
+    record ComputeGradient(int step, Prompt.Deep prompt, List<int[]> rows, int[] labels) implements Step {
+        public ComputeGradient {
+            rows = List.copyOf(rows);
+            if (labels.length != rows.size()) {
+                throw new IllegalArgumentException(rows.size() + " rows but " + labels.length + " labels");
+            }
         }
     }
 

@@ -88,16 +88,21 @@ public final class LocalRounds {
         return new Outcome(initial, List.copyOf(states), List.copyOf(allUploads), nonFinite);
     }
 
-    /** Drives one client's procedure to its end, scoring one prompt at a time. */
+    /** Drives one client's procedure to its end, scoring one prompt (or computing one gradient) at a time. */
     public static ClientProcedure.Finished runClient(ClientProcedure procedure, PromptScorer scorer) {
-        while (procedure.next() instanceof ClientProcedure.ScorePrompts request) {
+        while (!(procedure.next() instanceof ClientProcedure.Finished finished)) {
+            if (procedure.next() instanceof ClientProcedure.ComputeGradient request) {
+                procedure.onGradient(scorer.lossAndGradient(request.prompt(), request.rows(), request.labels()));
+                continue;
+            }
+            ClientProcedure.ScorePrompts request = (ClientProcedure.ScorePrompts) procedure.next();
             float[][][] scores = new float[request.prompts().size()][][];
             for (int k = 0; k < scores.length; k++) {
                 scores[k] = scorer.score(request.prompts().get(k), request.rows());
             }
             procedure.onScores(scores);
         }
-        return (ClientProcedure.Finished) procedure.next();
+        return finished;
     }
 
     private static void shuffle(int[] a, RandomGenerator rng) {

@@ -8,11 +8,19 @@ import java.util.List;
  * whether its test inputs carry in-context demonstrations, and whether it is personalised: each client ends with a
  * prompt of its own. A personalised method runs one more round after the experiment's federated rounds, its
  * personalisation round, in which every client takes part, those held out of the federated rounds too
- * ({@link ClientTask#participant()}), and measures itself on its own test rows ({@link ClientTask#test()}).
+ * ({@link ClientTask#participant()}), and measures itself on its own test rows ({@link ClientTask#test()}). A
+ * white-box method asks for gradients ({@link ClientProcedure.ComputeGradient}), which only a model that can train
+ * answers (model.backend = pytorch).
  */
-public record MethodTraits(boolean runsRounds, boolean singleClient, boolean demonstrations, boolean personalised) {
+public record MethodTraits(boolean runsRounds, boolean singleClient, boolean demonstrations, boolean personalised,
+                           boolean whiteBox) {
     public static final MethodTraits FEDERATED = new MethodTraits(true, false, false, false);
     public static final MethodTraits PERSONALISED = new MethodTraits(true, false, false, true);
+    public static final MethodTraits WHITE_BOX = new MethodTraits(true, false, false, false, true);
+
+    public MethodTraits(boolean runsRounds, boolean singleClient, boolean demonstrations, boolean personalised) {
+        this(runsRounds, singleClient, demonstrations, personalised, false);
+    }
 
     public MethodTraits(boolean runsRounds, boolean singleClient, boolean demonstrations) {
         this(runsRounds, singleClient, demonstrations, false);

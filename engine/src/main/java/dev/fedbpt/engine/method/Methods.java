@@ -7,6 +7,8 @@ import dev.fedbpt.engine.fedbbpt.FedBbptPayloads;
 import dev.fedbpt.engine.fedbpt.CmaesPayloads;
 import dev.fedbpt.engine.fedbpt.FedBptMethods;
 import dev.fedbpt.engine.fedbpt.FedBptSettings;
+import dev.fedbpt.engine.gradient.GradientMethods;
+import dev.fedbpt.engine.gradient.GradientPayloads;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,9 +33,11 @@ public final class Methods {
         FedBptMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
         FedBbptMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
         DlsEcMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
+        GradientMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
         register(new CmaesPayloads());
         register(new FedBbptPayloads());
         register(new DlsEcPayloads());
+        register(new GradientPayloads());
     }
 
     private Methods() {}

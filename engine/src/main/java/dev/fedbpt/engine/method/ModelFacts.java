@@ -11,6 +11,11 @@ public interface ModelFacts {
 
     TokenEmbeddings embeddings();
 
+    /** Transformer layers of the model (a prefix has key/value vectors on each). */
+    default int layers() {
+        throw new IllegalStateException("this model does not say how many layers it has");
+    }
+
     /** For methods that need neither (tests, benchmarks): asking throws. */
     ModelFacts NONE = new ModelFacts() {
         @Override

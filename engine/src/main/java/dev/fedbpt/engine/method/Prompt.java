@@ -9,7 +9,7 @@ import java.util.HexFormat;
  * A prompt the model scores rows with, as a method asks for it. The inference side turns each kind into model input;
  * the framework passes prompts through without looking inside.
  */
-public sealed interface Prompt permits Prompt.Continuous, Prompt.Embeddings, Prompt.Tokens {
+public sealed interface Prompt permits Prompt.Continuous, Prompt.Embeddings, Prompt.Tokens, Prompt.Deep {
 
     /** A fingerprint to compare runs bit for bit (result.json and metrics.jsonl record it). */
     String sha256();
@@ -110,6 +110,67 @@ public sealed interface Prompt permits Prompt.Continuous, Prompt.Embeddings, Pro
             ByteBuffer buf = ByteBuffer.allocate(4 * ids.length);
             for (int id : ids) {
                 buf.putInt(id);
+            }
+            return digest(buf.array());
+        }
+    }
+
+    /**
+     * The trainable prompt of a white-box (gradient) method, flat and row-major: a soft prompt of {@code inputLength}
+     * input vectors inserted after the row's first token (FedPrompt), a P-tuning v2 prefix of {@code prefixLength}
+     * key and value vectors on every layer (layers x 2 x n_p x hidden; keys at index 0 of the second axis), or both.
+     * Only a model that can train (model.backend = pytorch) takes it.
+     */
+    record Deep(int inputLength, double[] input, int prefixLength, double[] prefix) implements Prompt {
+        public Deep {
+            if (inputLength < 0 || prefixLength < 0) {
+                throw new IllegalArgumentException("prompt lengths must be >= 0");
+            }
+            input = input == null ? new double[0] : input;
+            prefix = prefix == null ? new double[0] : prefix;
+            if ((inputLength == 0) != (input.length == 0) || (prefixLength == 0) != (prefix.length == 0)) {
+                throw new IllegalArgumentException("a prompt length of 0 goes with no values, and only then");
+            }
+            if (inputLength == 0 && prefixLength == 0) {
+                throw new IllegalArgumentException("a deep prompt needs a soft prompt, a prefix or both");
+            }
+        }
+
+        /** A soft prompt of {@code length} input vectors. */
+        public static Deep input(int length, double[] values) {
+            return new Deep(length, values, 0, null);
+        }
+
+        /** A P-tuning v2 prefix of {@code length} key/value vectors on every layer. */
+        public static Deep prefix(int length, double[] values) {
+            return new Deep(0, null, length, values);
+        }
+
+        /**
+         * @throws IllegalArgumentException when the value counts do not fit a model of {@code hidden} and
+         *                                  {@code layers}
+         */
+        public void checkShape(int hidden, int layers) {
+            if (input.length != (long) inputLength * hidden) {
+                throw new IllegalArgumentException("a soft prompt of " + inputLength + " vectors needs "
+                        + (long) inputLength * hidden + " values, got " + input.length);
+            }
+            if (prefix.length != (long) layers * 2 * prefixLength * hidden) {
+                throw new IllegalArgumentException("a prefix of " + prefixLength + " on " + layers + " layers needs "
+                        + (long) layers * 2 * prefixLength * hidden + " values, got " + prefix.length);
+            }
+        }
+
+        /** Hex SHA-256 of both lengths and every value as big-endian IEEE 754 doubles. */
+        @Override
+        public String sha256() {
+            ByteBuffer buf = ByteBuffer.allocate(8 + 8 * (input.length + prefix.length));
+            buf.putInt(inputLength).putInt(prefixLength);
+            for (double v : input) {
+                buf.putDouble(v);
+            }
+            for (double v : prefix) {
+                buf.putDouble(v);
             }
             return digest(buf.array());
         }

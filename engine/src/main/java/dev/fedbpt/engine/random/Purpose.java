@@ -32,5 +32,9 @@ public enum Purpose {
     /** DLS-EC: the candidates of a client's post-tuning CMA-ES. */
     DLSEC_POST_TUNING,
     /** BBT(Fed), DLS-EC's baseline: the candidates of a client's local CMA-ES in a federated round. */
-    BBT_SEARCH
+    BBT_SEARCH,
+    /** Gradient methods: the order of a client's minibatches in each local epoch. */
+    GRADIENT_SHUFFLE,
+    /** Gradient methods: the initial prefix, drawn once for the experiment (server and clients alike). */
+    GRADIENT_INIT
 }

@@ -1,0 +1,99 @@
+package dev.fedbpt.actors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fedbpt.config.ConfigError;
+import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.data.Vocabulary;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.LocalRounds;
+import dev.fedbpt.engine.method.PromptScorer;
+import dev.fedbpt.inference.ScoringModel;
+import dev.fedbpt.persistence.ServerState;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The white-box baselines through the actors on the PyTorch backend: every local step a gradient request that the
+ * pool runs whole on a worker, the engine's synchronous reference computed through the actors, the parameters' bytes
+ * in metrics.jsonl. Compared to a tolerance, not bit for bit: libtorch's CPU kernels gave gradients that differed in
+ * their last bits from one process (and allocation pattern) to the next (README, "White-box backend").
+ */
+class GradientRunTest {
+    @TempDir
+    Path dir;
+
+    static ExperimentConfig config(String method, String... more) {
+        return TestRuns.config(TestRuns.concat(new String[]{"model.backend=pytorch", "model.intra-op-threads=1",
+                "experiment.method=" + method, "experiment.rounds=2", "experiment.eval-every=1",
+                "gradient.prompt-length=3", "gradient.prefix-length=2", "gradient.local-epochs=1",
+                "federation.round-deadline=180s"}, more));
+    }
+
+    @Test
+    void fedPTuningThroughActorsComputesTheSynchronousReference() {
+        ExperimentConfig config = config("fedp-tuning");
+        JsonNode result = assertActorsComputeLocalRounds(config, dir.resolve("fedp-tuning"));
+        int params = 6 * 2 * 2 * 384;
+        assertEquals(params, result.get("trainable_parameters").asInt(), "6 layers x (key, value) x 2 x 384");
+        List<JsonNode> rows = TestRuns.metrics(dir.resolve("fedp-tuning"));
+        assertEquals(4L * params * 4, rows.get(0).get("bytes_up").asLong(), "4 clients x float32 parameters");
+        assertTrue(rows.get(1).get("test_accuracy").isNumber());
+    }
+
+    @Test
+    void fedPromptThroughActorsComputesTheSynchronousReference() {
+        JsonNode result = assertActorsComputeLocalRounds(config("fedprompt"), dir.resolve("fedprompt"));
+        assertEquals(3 * 384, result.get("trainable_parameters").asInt());
+    }
+
+    private static JsonNode assertActorsComputeLocalRounds(ExperimentConfig config, Path run) {
+        assertNull(TestRuns.run(config, run).failure());
+        for (JsonNode round : TestRuns.metrics(run)) {
+            assertEquals(round.get("sampled").asInt(), round.get("reported").asInt(), "every client reported");
+        }
+        JsonNode result = TestRuns.result(run);
+        ModelBinding binding = new ModelBinding();
+        try (ScoringModel model = new ConfiguredModels().load(config)) {
+            binding.bind(model);
+            ExperimentData data = ExperimentData.prepare(config, model);
+            FederatedMethod method = ConfiguredMethod.of(config, binding);
+            LocalRounds.Outcome reference = LocalRounds.run(method, config.experiment().seed(),
+                    config.experiment().rounds(), config.federation().sampleFraction(), data.clients(),
+                    new Vocabulary(model.vocabularySize(), model.specialTokenIds()), (PromptScorer) model, false);
+            List<JsonNode> rounds = TestRuns.metrics(run);
+            for (int t = 0; t < rounds.size(); t++) {
+                double expected = 0;
+                for (var upload : reference.uploads().get(t)) expected += upload.loss();
+                expected /= reference.uploads().get(t).size();
+                assertEquals(expected, rounds.get(t).get("mean_client_loss").asDouble(), 1e-3,
+                        "round " + (t + 1) + ": the actors train as the reference does");
+            }
+            assertNotEquals(ServerState.fingerprint(method.evaluationPrompt(reference.initial())),
+                    ServerState.fingerprint(method.evaluationPrompt(reference.last())), "training moved the prompt");
+        }
+        assertEquals(config.experiment().rounds(), result.get("rounds_completed").asInt());
+        return result;
+    }
+
+    @Test
+    void thePytorchBackendRunsOneWorker() {
+        ConfigError error = assertThrows(ConfigError.class, () -> config("fedprompt", "pool.workers=2"));
+        assertEquals("fedbpt.pool.workers", error.key());
+    }
+
+    @Test
+    void aWhiteBoxMethodNeedsThePytorchBackend() {
+        ConfigError error = assertThrows(ConfigError.class,
+                () -> TestRuns.config("experiment.method=fedprompt", "model.backend=onnx"));
+        assertEquals("fedbpt.model.backend", error.key());
+        assertTrue(error.getMessage().contains("pytorch"), error.getMessage());
+    }
+}

@@ -1,0 +1,150 @@
+package dev.fedbpt.engine.gradient;
+
+import dev.fedbpt.engine.method.ClientProcedure;
+import dev.fedbpt.engine.method.ClientTask;
+import dev.fedbpt.engine.method.Downlink;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.MethodContext;
+import dev.fedbpt.engine.method.MethodState;
+import dev.fedbpt.engine.method.Prompt;
+import dev.fedbpt.engine.method.TokenEmbeddings;
+import dev.fedbpt.engine.method.Upload;
+import dev.fedbpt.engine.random.Purpose;
+import dev.fedbpt.engine.random.Rng;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.math3.random.RandomGenerator;
+
+/**
+ * The gradient baselines of FedBPT's Table 1, FedAvg over a white-box prompt:
+ * <ul>
+ *   <li>{@code fedprompt} (FedPrompt, Zhao et al. 2023): a soft prompt of {@code gradient.prompt-length} input
+ *       vectors after [CLS], started from the word embeddings of {@code gradient.first-token} on;</li>
+ *   <li>{@code fedp-tuning} (FedP-tuning: P-tuning v2 in FedPrompt's place): {@code gradient.prefix-length} key and
+ *       value vectors on every layer, started from N(0, prefix-init-std^2) drawn once from the experiment seed.</li>
+ * </ul>
+ * Every sampled client starts from the global parameters, trains locally ({@link LocalTraining}) and uploads its
+ * parameters; the server averages them weighted by the clients' row counts (FedAvg), in client-id order, in double,
+ * and rounds to float32. Both directions carry the parameters as float32: 4 bytes each.
+ */
+final class FedAvgPrompt implements FederatedMethod {
+    enum Kind { SOFT_PROMPT, PREFIX }
+
+    private final String name;
+    private final Kind kind;
+    private final GradientConfig config;
+    private final MethodContext context;
+
+    FedAvgPrompt(String name, Kind kind, GradientConfig config, MethodContext context) {
+        this.name = name;
+        this.kind = kind;
+        this.config = config;
+        this.context = context;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    private PromptLayout layout() {
+        int hidden = context.model().embeddings().hiddenSize();
+        return kind == Kind.SOFT_PROMPT ? new PromptLayout(config.promptLength(), 0, hidden, 0)
+                : new PromptLayout(0, config.prefixLength(), hidden, context.model().layers());
+    }
+
+    @Override
+    public Map<String, Object> resultFields() {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("trainable_parameters", layout().size());
+        return fields;
+    }
+
+    @Override
+    public MethodState initialize() {
+        PromptLayout layout = layout();
+        float[] params = new float[layout.size()];
+        if (kind == Kind.SOFT_PROMPT) {
+            TokenEmbeddings e = context.model().embeddings();
+            for (int t = 0; t < layout.inputLength(); t++) {
+                System.arraycopy(e.row(config.firstToken() + t), 0, params, t * layout.hidden(), layout.hidden());
+            }
+        } else {
+            RandomGenerator rng = Rng.of(context.seed(), Purpose.GRADIENT_INIT);
+            for (int i = 0; i < params.length; i++) params[i] = (float) (rng.nextGaussian() * config.prefixInitStd());
+        }
+        return new PromptState(0, params);
+    }
+
+    @Override
+    public Downlink configure(MethodState global, int round) {
+        return (PromptState) global;
+    }
+
+    @Override
+    public ClientProcedure client(Downlink downlink, ClientTask task) {
+        return new LocalTraining(layout(), config, ((PromptState) downlink).params(), task);
+    }
+
+    @Override
+    public MethodState aggregate(MethodState global, List<Upload> uploads) {
+        PromptState state = (PromptState) global;
+        List<ParamsUpload> sorted = new ArrayList<>();
+        for (Upload u : uploads) sorted.add((ParamsUpload) u);
+        sorted.sort(Comparator.comparingInt(Upload::clientId));
+        if (sorted.isEmpty()) return new PromptState(state.round() + 1, state.params());
+        double total = 0;
+        for (ParamsUpload u : sorted) total += u.sampleCount();
+        double[] sum = new double[state.params().length];
+        for (ParamsUpload u : sorted) {
+            double w = u.sampleCount() / total;
+            for (int i = 0; i < sum.length; i++) sum[i] += w * u.params()[i];
+        }
+        float[] mean = new float[sum.length];
+        for (int i = 0; i < mean.length; i++) mean[i] = (float) sum[i];
+        return new PromptState(state.round() + 1, mean);
+    }
+
+    @Override
+    public String screen(MethodState global, Upload upload) {
+        if (!(upload instanceof ParamsUpload u)) {
+            return "expected parameters, got " + upload.getClass().getSimpleName();
+        }
+        if (u.params().length != ((PromptState) global).params().length) {
+            return u.params().length + " parameters, expected " + ((PromptState) global).params().length;
+        }
+        if (u.sampleCount() <= 0) {
+            return "a client with no rows";
+        }
+        for (float v : u.params()) {
+            if (!Float.isFinite(v)) return "the parameters have a non-finite value";
+        }
+        return null;
+    }
+
+    @Override
+    public Prompt evaluationPrompt(MethodState global) {
+        float[] p = ((PromptState) global).params();
+        double[] d = new double[p.length];
+        for (int i = 0; i < d.length; i++) d[i] = p[i];
+        return layout().prompt(d);
+    }
+
+    @Override
+    public Map<String, Double> metrics(MethodState global) {
+        return Map.of();
+    }
+
+    @Override
+    public long uplinkBytes(Upload upload) {
+        return upload instanceof ParamsUpload u ? 4L * u.params().length : 0;
+    }
+
+    @Override
+    public long downlinkBytes(MethodState global) {
+        return 4L * ((PromptState) global).params().length;
+    }
+}

@@ -1,0 +1,31 @@
+package dev.fedbpt.engine.gradient;
+
+import dev.fedbpt.engine.method.MethodSettings;
+
+/**
+ * The settings of the gradient methods ({@code gradient.*} in fedbpt-defaults.conf, where each choice has its reason).
+ *
+ * @param promptLength  soft-prompt vectors of fedprompt
+ * @param firstToken    the soft prompt starts as the word embeddings of this token id and the next ones
+ * @param prefixLength  prefix key/value vectors per layer of fedp-tuning
+ * @param prefixInitStd standard deviation of the initial prefix
+ */
+record GradientConfig(int promptLength, int firstToken, int prefixLength, double prefixInitStd, int localEpochs,
+                      int batchSize, AdamW.Settings adam, double clipNorm) {
+
+    static GradientConfig from(MethodSettings s) {
+        return new GradientConfig(
+                s.integer("gradient.prompt-length", 1, 512),
+                s.integer("gradient.first-token", 0, Integer.MAX_VALUE),
+                s.integer("gradient.prefix-length", 1, 512),
+                s.number("gradient.prefix-init-std", 0, 1e6),
+                s.integer("gradient.local-epochs", 1, 1000),
+                s.integer("gradient.batch-size", 1, 4096),
+                new AdamW.Settings(s.number("gradient.learning-rate", 0, 1e3),
+                        s.number("gradient.weight-decay", 0, 1e3),
+                        s.number("gradient.adam-eps", 0, 1),
+                        s.number("gradient.beta1", 0, 0.999999),
+                        s.number("gradient.beta2", 0, 0.999999999)),
+                s.number("gradient.clip-norm", 0, 1e9));
+    }
+}

@@ -1,0 +1,21 @@
+package dev.fedbpt.engine.gradient;
+
+import dev.fedbpt.engine.method.MethodTraits;
+import dev.fedbpt.engine.method.Methods;
+import java.util.List;
+
+/**
+ * This package's entries in the method registry: the white-box baselines "fedprompt" and "fedp-tuning" (settings
+ * {@code gradient.*}), which need a model that answers gradients (model.backend = pytorch).
+ */
+public final class GradientMethods {
+    private GradientMethods() {}
+
+    public static List<Methods.Entry> entries() {
+        return List.of(
+                new Methods.Entry("fedprompt", MethodTraits.WHITE_BOX, c -> new FedAvgPrompt("fedprompt",
+                        FedAvgPrompt.Kind.SOFT_PROMPT, GradientConfig.from(c.settings()), c)),
+                new Methods.Entry("fedp-tuning", MethodTraits.WHITE_BOX, c -> new FedAvgPrompt("fedp-tuning",
+                        FedAvgPrompt.Kind.PREFIX, GradientConfig.from(c.settings()), c)));
+    }
+}

@@ -1,0 +1,116 @@
+package dev.fedbpt.engine.gradient;
+
+import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.method.ClientProcedure;
+import dev.fedbpt.engine.method.ClientTask;
+import dev.fedbpt.engine.method.Gradient;
+import dev.fedbpt.engine.random.Purpose;
+import dev.fedbpt.engine.random.Rng;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.commons.math3.random.RandomGenerator;
+
+/**
+ * One client's local work in a round of a gradient method: {@code epochs} passes over its rows in minibatches, the
+ * order of each epoch a seeded permutation (seed, client, round, epoch), one AdamW step per minibatch on the clipped
+ * gradient. The parameters are rounded to float32 after every step, as a float32 model holds them. A step whose
+ * loss or gradient is not finite is skipped and counted. Uploads the final parameters.
+ */
+final class LocalTraining implements ClientProcedure {
+    private final PromptLayout layout;
+    private final GradientConfig config;
+    private final ClientTask task;
+    private final double[] params;
+    private final AdamW adam;
+    private final List<int[]> batches = new ArrayList<>();
+    private int next;
+    private double lossSum;
+    private int lossCount;
+    private int nonFinite;
+    private Step pending;
+
+    LocalTraining(PromptLayout layout, GradientConfig config, float[] start, ClientTask task) {
+        this.layout = layout;
+        this.config = config;
+        this.task = task;
+        this.params = new double[start.length];
+        for (int i = 0; i < start.length; i++) params[i] = start[i];
+        this.adam = new AdamW(config.adam(), params.length);
+        int n = task.data().size();
+        for (int epoch = 0; epoch < config.localEpochs(); epoch++) {
+            int[] order = permutation(n, Rng.of(task.seed(), Purpose.GRADIENT_SHUFFLE, task.clientId(), task.round(),
+                    epoch));
+            for (int from = 0; from < n; from += config.batchSize()) {
+                int[] batch = new int[Math.min(config.batchSize(), n - from)];
+                System.arraycopy(order, from, batch, 0, batch.length);
+                batches.add(batch);
+            }
+        }
+    }
+
+    private static int[] permutation(int n, RandomGenerator rng) {
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) a[i] = i;
+        for (int i = n - 1; i > 0; i--) {
+            int j = rng.nextInt(i + 1);
+            int t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+        }
+        return a;
+    }
+
+    @Override
+    public Step next() {
+        if (pending != null) return pending;
+        if (next < batches.size()) {
+            LocalData data = task.data();
+            int[] batch = batches.get(next);
+            List<int[]> rows = new ArrayList<>(batch.length);
+            int[] labels = new int[batch.length];
+            for (int k = 0; k < batch.length; k++) {
+                rows.add(data.tokenIds().get(batch[k]));
+                labels[k] = data.labels()[batch[k]];
+            }
+            pending = new ComputeGradient(next, layout.prompt(params), rows, labels);
+        } else {
+            float[] out = new float[params.length];
+            for (int i = 0; i < out.length; i++) out[i] = (float) params[i];
+            pending = new Finished(new ParamsUpload(task.round(), task.clientId(),
+                    lossCount == 0 ? Double.NaN : lossSum / lossCount, task.data().size(), out), null);
+        }
+        return pending;
+    }
+
+    @Override
+    public void onGradient(Gradient gradient) {
+        if (!(pending instanceof ComputeGradient)) {
+            throw new IllegalStateException("no gradient is pending");
+        }
+        double[] g = layout.flatten(gradient.input(), gradient.prefix());
+        if (g.length != params.length) {
+            throw new IllegalArgumentException("a gradient of " + g.length + " values for " + params.length
+                    + " parameters");
+        }
+        pending = null;
+        next++;
+        if (!Double.isFinite(gradient.loss()) || !Double.isFinite(AdamW.clip(g, config.clipNorm()))) {
+            nonFinite++;
+            return;
+        }
+        lossSum += gradient.loss();
+        lossCount++;
+        adam.step(params, g);
+        for (int i = 0; i < params.length; i++) params[i] = (float) params[i];
+    }
+
+    @Override
+    public void onScores(float[][][] scores) {
+        throw new IllegalStateException("no scores are pending: a gradient method asks for gradients");
+    }
+
+    @Override
+    public int nonFiniteCount() {
+        return nonFinite;
+    }
+}

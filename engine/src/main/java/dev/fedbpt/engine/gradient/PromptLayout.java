@@ -1,0 +1,38 @@
+package dev.fedbpt.engine.gradient;
+
+import dev.fedbpt.engine.method.Prompt;
+import java.util.Arrays;
+
+/**
+ * How a gradient method's flat parameter vector splits into a {@link Prompt.Deep}: the soft prompt's values first,
+ * then the prefix's.
+ *
+ * @param inputLength  soft-prompt vectors (0: none)
+ * @param prefixLength prefix vectors per layer (0: none)
+ */
+record PromptLayout(int inputLength, int prefixLength, int hidden, int layers) {
+
+    int inputSize() {
+        return inputLength * hidden;
+    }
+
+    int size() {
+        return inputSize() + layers * 2 * prefixLength * hidden;
+    }
+
+    Prompt.Deep prompt(double[] params) {
+        if (params.length != size()) {
+            throw new IllegalArgumentException(params.length + " parameters for a layout of " + size());
+        }
+        return new Prompt.Deep(inputLength, inputLength == 0 ? null : Arrays.copyOfRange(params, 0, inputSize()),
+                prefixLength, prefixLength == 0 ? null : Arrays.copyOfRange(params, inputSize(), size()));
+    }
+
+    /** The gradient of a {@link #prompt} laid out like the parameters. */
+    double[] flatten(double[] input, double[] prefix) {
+        double[] out = new double[size()];
+        System.arraycopy(input, 0, out, 0, input.length);
+        System.arraycopy(prefix, 0, out, inputSize(), prefix.length);
+        return out;
+    }
+}
