@@ -140,8 +140,17 @@ final class TorchEncoder implements AutoCloseable {
     }
 
     NDArray array(float[] data, Shape shape) {
-        NDArray a = manager.create(data, shape);
-        return type == DataType.FLOAT32 ? a : a.toType(type, false);
+        return owned(manager.create(data, shape), type);
+    }
+
+    /**
+     * {@code a} as {@code type} in memory libtorch allocated itself (aligned as its allocator aligns), never a view of
+     * the Java-side buffer it was created from: kernels pick code paths by alignment, and a buffer's alignment
+     * follows whatever else the JVM allocated before it, so results would too.
+     */
+    static NDArray owned(NDArray a, DataType type) {
+        NDArray typed = a.toType(type, false);
+        return typed == a ? a.duplicate() : typed;
     }
 
     @Override

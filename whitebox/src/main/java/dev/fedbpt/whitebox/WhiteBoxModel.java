@@ -33,23 +33,19 @@ import org.slf4j.LoggerFactory;
  * vectors, masked). The similarity head pools the row's own positions ({@link Pooling#pooledIndices}) and scores
  * cos(row, label description) / temperature, the label descriptions embedded once at load without a prompt.
  *
- * <p>Results depend only on the call, never on what else is being scored or on which thread asks: {@link
- * #score(List)} (the inference pool's batches, gathered from many clients) runs each row alone,
- * {@link #score(Prompt, List)} splits its rows into chunks of {@value #CHUNK} in the order given, and every call
- * runs on one PyTorch thread (set on the calling thread each time: PyTorch's thread count is per thread, and a
- * parallel reduction's order would otherwise follow the caller). And one call at a time in the whole JVM, whichever
- * model it is for: with two models computing at once on two threads, 1 gradient in 300 came out different in its
- * last bits, while 600 calls serialised across the same two threads gave one result. Even serialised, two inference
- * workers made a 6-round experiment's hash differ from one run to the next, so the configuration allows this
- * backend one worker. Last, libtorch's oneMKL and oneDNN pick code paths by memory alignment: with oneMKL's
- * conditional reproducibility off, 1 gradient in 100 differed after an unrelated call had moved the allocations;
- * with MKL_CBWR=AUTO,STRICT alone, 200 gradients after random other calls hashed differently from one process to
- * the next; with DNNL_MAX_CPU_ISA=AVX2 as well (oneDNN's AVX-512 kernels off), six processes gave one hash
- * ({@link #load} refuses to start without both).
+ * <p>Results depend only on the call: {@link #score(List)} (the inference pool's batches, gathered from many
+ * clients) runs each row alone, {@link #score(Prompt, List)} splits its rows into chunks of {@value #CHUNK} in the
+ * order given, and every computation of the JVM runs on one thread ({@link TorchThread}), one at a time, with one
+ * PyTorch intra-op thread. Each of these was found needed, in-process, by hashing 200-300 gradients computed between
+ * other calls: two models computing at once changed 1 gradient in 300; calls moving between threads changed the
+ * hash of 200; libtorch's oneMKL and oneDNN pick code paths by memory alignment unless MKL_CBWR=AUTO,STRICT and
+ * DNNL_MAX_CPU_ISA=AVX2 are set ({@link #load} refuses to start without them; without the first, 1 gradient in 100
+ * changed after an unrelated call), and tensors are copied into memory libtorch allocated ({@link
+ * TorchEncoder#owned}). The configuration allows this backend one inference worker: several could not compute in
+ * parallel anyway. Even so, 1 of 6 processes hashed its 200 gradients differently: results are not yet bit for bit
+ * reproducible (README, "White-box backend").
  */
 public final class WhiteBoxModel implements ScoringModel, PromptScorer {
-    /** Every PyTorch computation of the JVM holds it (see the class comment). */
-    private static final Object TORCH = new Object();
     /** Rows per forward pass of one prompt's request: bounds memory, and fixes how a request's rows are grouped. */
     static final int CHUNK = 16;
     private static final Logger LOG = LoggerFactory.getLogger(WhiteBoxModel.class);
@@ -82,14 +78,14 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         this.separator = probe[probe.length - 1];
         List<int[]> rows = new ArrayList<>();
         for (String d : head.labelDescriptions()) rows.add(tokenizer.encode(d));
-        synchronized (TORCH) {
+        this.labelUnit = TorchThread.call(() -> {
             oneThread();
             try (NDManager call = encoder.manager().newSubManager()) {
                 NDArray unit = pooledUnit(call, null, null, null, rows);
                 unit.attach(encoder.manager());
-                this.labelUnit = unit;
+                return unit;
             }
-        }
+        });
     }
 
     /**
@@ -129,9 +125,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
                 new PromptSpec(reservedPositions, 1, 0, PromptSpec.Injection.PREPEND));
         TorchEncoder encoder;
         try {
-            synchronized (TORCH) {
-                encoder = TorchEncoder.load(weights, precision.type);
-            }
+            encoder = TorchThread.call(() -> TorchEncoder.load(weights, precision.type));
         } catch (RuntimeException | UnsatisfiedLinkError e) {
             tokenizer.close();
             throw new ModelLoadException("cannot start DJL's PyTorch engine (libtorch from "
@@ -220,9 +214,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     @Override
     public float[][] score(Prompt prompt, List<int[]> rows) {
         Prompt.Deep deep = deep(prompt);
-        synchronized (TORCH) {
-            return scoreAlone(deep, rows);
-        }
+        return TorchThread.call(() -> scoreAlone(deep, rows));
     }
 
     private float[][] scoreAlone(Prompt.Deep deep, List<int[]> rows) {
@@ -281,9 +273,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
             }
             oneHot[r * classes + labels[r]] = 1f;
         }
-        synchronized (TORCH) {
-            return gradientAlone(prompt, rows, oneHot, classes);
-        }
+        return TorchThread.call(() -> gradientAlone(prompt, rows, oneHot, classes));
     }
 
     private Gradient gradientAlone(Prompt.Deep prompt, List<int[]> rows, float[] oneHot, int classes) {
@@ -297,7 +287,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
             NDArray prefix = prompt.prefixLength() == 0 ? null : param(call, prompt.prefix(), true);
             NDArray scores = pooledUnit(call, prompt, input, prefix, rows).matMul(labelUnit.transpose())
                     .div(head.temperature());
-            NDArray target = call.create(oneHot, new Shape(rows.size(), classes)).toType(encoder.type(), false);
+            NDArray target = TorchEncoder.owned(call.create(oneHot, new Shape(rows.size(), classes)), encoder.type());
             NDArray loss = scores.logSoftmax(1).mul(target).sum().neg().div(rows.size());
             JniUtils.backward((PtNDArray) loss, (PtNDArray) call.ones(loss.getShape(), loss.getDataType()), false,
                     false);
@@ -336,7 +326,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     }
 
     private NDArray param(NDManager call, double[] values, boolean gradient) {
-        NDArray a = call.create(values).toType(encoder.type(), false);
+        NDArray a = TorchEncoder.owned(call.create(values), encoder.type());
         if (gradient) a.setRequiresGradient(true);
         return a;
     }
@@ -363,7 +353,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
             int[] pooled = pooling.pooledIndices(row, separator);
             for (int i : pooled) pool[r * s + (i == 0 ? 0 : i + t)] = 1f / pooled.length;
         }
-        NDArray embeds = call.create(base, new Shape(b, s, h)).toType(encoder.type(), false);
+        NDArray embeds = TorchEncoder.owned(call.create(base, new Shape(b, s, h)), encoder.type());
         if (input != null) {
             NDArray p = input.reshape(t, h);
             NDArray before = call.zeros(new Shape(1, h), encoder.type());
@@ -372,17 +362,19 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         }
         NDArray prefixKv = prefix == null ? null
                 : prefix.reshape(layerCount(), 2, prompt.prefixLength(), h);
-        NDArray out = encoder.forward(embeds, call.create(mask, new Shape(b, s)), prefixKv);
-        NDArray weights = call.create(pool, new Shape(b, s, 1)).toType(encoder.type(), false);
+        NDArray out = encoder.forward(embeds, TorchEncoder.owned(call.create(mask, new Shape(b, s)), DataType.FLOAT32),
+                prefixKv);
+        NDArray weights = TorchEncoder.owned(call.create(pool, new Shape(b, s, 1)), encoder.type());
         NDArray pooled = out.mul(weights).sum(new int[]{1});
         return pooled.div(pooled.norm(new int[]{1}, true));
     }
 
     @Override
     public void close() {
-        synchronized (TORCH) {
+        TorchThread.call(() -> {
             encoder.close();
-        }
+            return null;
+        });
         tokenizer.close();
     }
 }

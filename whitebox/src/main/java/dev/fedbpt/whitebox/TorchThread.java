@@ -1,0 +1,45 @@
+package dev.fedbpt.whitebox;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The one thread of the JVM on which every PyTorch computation runs, one at a time. libtorch keeps state per thread
+ * (its intra-op thread count, grad mode, and whatever else made a gradient's last bits depend on the calling thread:
+ * 200 gradients after random other calls hashed differently when the calls moved between three threads, and alike
+ * when they stayed on one), and the inference pool's workers run on whichever thread Akka gives them.
+ */
+final class TorchThread {
+    private static final ExecutorService THREAD = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "fedbpt-torch");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private TorchThread() {}
+
+    /** Runs {@code work} on the torch thread and waits for it; its exceptions are rethrown as they are. */
+    static <T> T call(Callable<T> work) {
+        Future<T> future = THREAD.submit(work);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return future.get();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the work runs on; wait for it so that nobody sees half a computation
+                }
+            }
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) throw re;
+            if (cause instanceof Error error) throw error;
+            throw new IllegalStateException(cause);
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+    }
+}
