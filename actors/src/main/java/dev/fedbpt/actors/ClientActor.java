@@ -181,8 +181,6 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
 
     /** A white-box local step: one request to the pool, answered with the loss and gradient. */
     private void requestGradient(ClientProcedure.ComputeGradient request) {
-        job.scores = null;
-        job.remaining = 1;
         long id = nextRequestId++;
         InferencePool.Score score = new InferencePool.Score(id, request.prompt(), request.rows(), request.labels(),
                 poolReplies);
@@ -206,7 +204,6 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
             promptOf.clear();
         } else if (reply instanceof InferencePool.GradientComputed computed) {
             outstanding.remove(computed.requestId());
-            job.remaining = 0;
             job.procedure.onGradient(computed.gradient());
             advance();
         } else {

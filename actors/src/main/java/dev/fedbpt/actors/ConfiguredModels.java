@@ -30,21 +30,16 @@ public final class ConfiguredModels implements ModelFactory {
             return synthetic(config);
         }
         TaskDefinition task = config.task();
-        if (model.backend() == ExperimentConfig.Backend.PYTORCH) {
-            try {
-                return WhiteBoxModel.load(source(model), new HeadSpec.Similarity(task.labelDescriptions(),
-                        model.temperature(), Pooling.valueOf(model.pooling().name())), WhiteBoxModel.Precision.FLOAT32,
-                        whiteBoxReserved(config));
-            } catch (ModelLoadException e) {
-                throw new ConfigError("fedbpt.model.onnx", e.getMessage());
-            }
-        }
         HeadSpec head = switch (model.head()) {
             case SIMILARITY -> new HeadSpec.Similarity(task.labelDescriptions(), model.temperature(),
                     Pooling.valueOf(model.pooling().name()));
             case MASKED_LM -> new HeadSpec.MaskedLm(task.labelWords());
         };
         try {
+            if (model.backend() == ExperimentConfig.Backend.PYTORCH) { // the configuration took the similarity head
+                return WhiteBoxModel.load(source(model), (HeadSpec.Similarity) head, WhiteBoxModel.Precision.FLOAT32,
+                        whiteBoxReserved(config));
+            }
             return PromptModel.load(source(model), prompt(config), head,
                     ModelOptions.defaults().withIntraOpThreads(model.intraOpThreads()));
         } catch (ModelLoadException e) {
@@ -60,8 +55,7 @@ public final class ConfiguredModels implements ModelFactory {
         }
         try {
             if (config.model().backend() == ExperimentConfig.Backend.PYTORCH) {
-                return PromptTokenizer.load(source(config.model()), new PromptSpec(whiteBoxReserved(config), 1, 0,
-                        PromptSpec.Injection.PREPEND));
+                return WhiteBoxModel.tokenizer(source(config.model()), whiteBoxReserved(config));
             }
             return PromptTokenizer.load(source(config.model()), prompt(config));
         } catch (ModelLoadException e) {

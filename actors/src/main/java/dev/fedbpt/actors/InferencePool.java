@@ -148,8 +148,7 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
         this.settings = settings;
         this.timers = timers;
         for (int i = 0; i < scorers.size(); i++) {
-            RowScorer scorer = scorers.get(i);
-            workers.add(context.spawn(InferenceWorker.create(i, scorer, scorer.units(), context.getSelf(), faults),
+            workers.add(context.spawn(InferenceWorker.create(i, scorers.get(i), context.getSelf(), faults),
                     "worker-" + i, DispatcherSelector.fromConfig(WORKER_DISPATCHER)));
             idleWorkers.add(i);
         }

@@ -34,11 +34,11 @@ public final class InferenceWorker {
 
     private InferenceWorker() {}
 
-    public static Behavior<Command> create(int index, RowScorer scorer, PromptScorer units,
-                                           ActorRef<InferencePool.Command> pool, FaultInjector faults) {
+    public static Behavior<Command> create(int index, RowScorer scorer, ActorRef<InferencePool.Command> pool,
+                                           FaultInjector faults) {
         Behavior<Command> worker = Behaviors.receive(Command.class)
                 .onMessage(RunBatch.class, batch -> onRunBatch(index, scorer, pool, faults, batch))
-                .onMessage(RunUnit.class, unit -> onRunUnit(index, units, pool, faults, unit))
+                .onMessage(RunUnit.class, unit -> onRunUnit(index, scorer.units(), pool, faults, unit))
                 .onSignal(PreRestart.class, signal -> {
                     pool.tell(new InferencePool.WorkerRestarted(index));
                     return Behaviors.same();

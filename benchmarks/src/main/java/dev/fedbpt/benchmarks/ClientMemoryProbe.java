@@ -7,6 +7,7 @@ import dev.fedbpt.inference.ModelSource;
 import dev.fedbpt.inference.PromptModel;
 import dev.fedbpt.inference.PromptSpec;
 import dev.fedbpt.inference.ScoreRow;
+import dev.fedbpt.whitebox.WhiteBoxCheck;
 import dev.fedbpt.whitebox.WhiteBoxModel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,11 +40,11 @@ public final class ClientMemoryProbe {
         int batch = Integer.parseInt(args[1]);
         int tokens = Integer.parseInt(args[2]);
         int steps = Integer.parseInt(args[3]);
-        HeadSpec.Similarity head = new HeadSpec.Similarity(List.of("It was terrible.", "It was great."));
+        HeadSpec.Similarity head = WhiteBoxCheck.PROBE_HEAD;
         long t0 = System.nanoTime();
         long loaded;
         Random random = new Random(1);
-        List<int[]> rows = rows(batch, tokens);
+        List<int[]> rows = WhiteBoxCheck.syntheticRows(batch, tokens, 101, 102); // the bundled [CLS], [SEP]
         if (mode.equals("fedbpt")) {
             try (PromptModel model = PromptModel.load(ModelSource.bundled(), new PromptSpec(PROMPT_LENGTH, DIMENSION,
                     1234L, PromptSpec.Injection.PREPEND), head, ModelOptions.defaults().withIntraOpThreads(1))) {
@@ -75,7 +76,7 @@ public final class ClientMemoryProbe {
                         case "fedprompt" -> model.lossAndGradient(Prompt.Deep.input(PROMPT_LENGTH,
                                 gaussian(PROMPT_LENGTH * h, random)), rows, labels);
                         case "fedp-tuning" -> model.lossAndGradient(Prompt.Deep.prefix(PREFIX_LENGTH,
-                                gaussian(model.layerCount() * 2 * PREFIX_LENGTH * h, random)), rows, labels);
+                                gaussian(model.layers() * 2 * PREFIX_LENGTH * h, random)), rows, labels);
                         default -> throw new IllegalArgumentException("unknown mode " + mode);
                     }
                 }
@@ -84,19 +85,6 @@ public final class ClientMemoryProbe {
         System.out.printf(Locale.ROOT, "{\"mode\":\"%s\",\"rss_after_load_kib\":%d,\"peak_rss_kib\":%d,"
                 + "\"seconds\":%.2f}%n", mode, loaded, rss("VmHWM"), (System.nanoTime() - t0) / 1e9);
         System.exit(0);
-    }
-
-    /** Synthetic rows: [CLS], ordinary word ids from 1996 on, [SEP] (the bundled tokenizer's 101 and 102). */
-    static List<int[]> rows(int batch, int tokens) {
-        List<int[]> rows = new ArrayList<>();
-        for (int r = 0; r < batch; r++) {
-            int[] row = new int[tokens];
-            row[0] = 101;
-            for (int i = 1; i < tokens - 1; i++) row[i] = 1996 + (r * 131 + i * 17) % 5000;
-            row[tokens - 1] = 102;
-            rows.add(row);
-        }
-        return rows;
     }
 
     private static double[] gaussian(int n, Random random) {

@@ -1,5 +1,7 @@
 package dev.fedbpt.whitebox;
 
+import ai.djl.engine.Engine;
+import ai.djl.pytorch.jni.JniUtils;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -21,9 +23,16 @@ final class TorchThread {
 
     private TorchThread() {}
 
-    /** Runs {@code work} on the torch thread and waits for it; its exceptions are rethrown as they are. */
+    /**
+     * Runs {@code work} on the torch thread, with one PyTorch intra-op thread (a per-thread setting in libtorch), and
+     * waits for it; its exceptions are rethrown as they are.
+     */
     static <T> T call(Callable<T> work) {
-        Future<T> future = THREAD.submit(work);
+        Future<T> future = THREAD.submit(() -> {
+            Engine.getEngine("PyTorch"); // loads libtorch on the first call, before its functions are used
+            if (JniUtils.getNumThreads() != 1) JniUtils.setNumThreads(1);
+            return work.call();
+        });
         boolean interrupted = false;
         try {
             while (true) {

@@ -20,7 +20,7 @@ import java.util.Random;
  * model always runs on one).
  */
 public final class WhiteBoxCheck {
-    static final HeadSpec.Similarity PROBE_HEAD =
+    public static final HeadSpec.Similarity PROBE_HEAD =
             new HeadSpec.Similarity(List.of("It was terrible.", "It was great."));
     private static final String[] PROBES = {
             "a gripping, funny and moving film", "dull.", "not good",
@@ -66,10 +66,10 @@ public final class WhiteBoxCheck {
             double diffPrompt = maxAbsDiff(onnx.score(prompted), torch.score(Prompt.Deep.input(promptLength, soft), rows));
             int rowTokens = 64;
             Prompt.Deep prefix = Prompt.Deep.prefix(prefixLength,
-                    gaussian(torch.layerCount() * 2 * prefixLength * torch.hiddenSize(), 0.1, 2));
+                    gaussian(torch.layers() * 2 * prefixLength * torch.hiddenSize(), 0.1, 2));
             List<Throughput> throughput = new ArrayList<>();
             for (int batch : new int[]{8, 32}) {
-                List<int[]> synthetic = syntheticRows(batch, rowTokens, rows.get(0));
+                List<int[]> synthetic = syntheticRows(batch, rowTokens, rows.get(0)[0], rows.get(0)[rows.get(0).length - 1]);
                 int[] labels = new int[batch];
                 for (int i = 0; i < batch; i++) labels[i] = i % 2;
                 torch.score(prefix, synthetic); // warm-up
@@ -83,19 +83,22 @@ public final class WhiteBoxCheck {
                 double backward = batch * reps / ((System.nanoTime() - t0) / 1e9);
                 throughput.add(new Throughput(batch, forward, backward));
             }
-            return new Result(source.describe(), torch.layerCount(), torch.heads(), torch.hiddenSize(), promptLength,
+            return new Result(source.describe(), torch.layers(), torch.heads(), torch.hiddenSize(), promptLength,
                     prefixLength, diffBare, diffPrompt, rowTokens, throughput);
         }
     }
 
-    /** Rows of {@code tokens} ids: [CLS], ordinary word ids from 1996 on, [SEP] (as {@code template} begins/ends). */
-    private static List<int[]> syntheticRows(int batch, int tokens, int[] template) {
+    /**
+     * {@code batch} rows of {@code tokens} ids: {@code cls}, ordinary word ids from 1996 on (the bundled vocabulary's
+     * first whole words), {@code sep}. The same for every backend, for measurements that compare them.
+     */
+    public static List<int[]> syntheticRows(int batch, int tokens, int cls, int sep) {
         List<int[]> rows = new ArrayList<>();
         for (int r = 0; r < batch; r++) {
             int[] row = new int[tokens];
-            row[0] = template[0];
+            row[0] = cls;
             for (int i = 1; i < tokens - 1; i++) row[i] = 1996 + (r * 131 + i * 17) % 5000;
-            row[tokens - 1] = template[template.length - 1];
+            row[tokens - 1] = sep;
             rows.add(row);
         }
         return rows;

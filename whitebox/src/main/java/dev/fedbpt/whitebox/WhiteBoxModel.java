@@ -79,7 +79,6 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         List<int[]> rows = new ArrayList<>();
         for (String d : head.labelDescriptions()) rows.add(tokenizer.encode(d));
         this.labelUnit = TorchThread.call(() -> {
-            oneThread();
             try (NDManager call = encoder.manager().newSubManager()) {
                 NDArray unit = pooledUnit(call, null, null, null, rows);
                 unit.attach(encoder.manager());
@@ -121,8 +120,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
             System.setProperty("ai.djl.pytorch.num_interop_threads", "1");
         }
         EncoderWeights weights = EncoderWeights.read(source);
-        PromptTokenizer tokenizer = PromptTokenizer.load(source,
-                new PromptSpec(reservedPositions, 1, 0, PromptSpec.Injection.PREPEND));
+        PromptTokenizer tokenizer = tokenizer(source, reservedPositions);
         TorchEncoder encoder;
         try {
             encoder = TorchThread.call(() -> TorchEncoder.load(weights, precision.type));
@@ -136,6 +134,14 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
                 weights.layerCount(), weights.heads(), weights.hiddenSize(), precision,
                 (System.nanoTime() - t0) / 1_000_000);
         return model;
+    }
+
+    /**
+     * The tokenizer this backend encodes with, alone (for a member that prepares data but scores nothing): rows cut
+     * to the positions {@code reservedPositions} leaves, as {@link #load} cuts them.
+     */
+    public static PromptTokenizer tokenizer(ModelSource source, int reservedPositions) throws ModelLoadException {
+        return PromptTokenizer.load(source, new PromptSpec(reservedPositions, 1, 0, PromptSpec.Injection.PREPEND));
     }
 
     /** Token ids of {@code text}, [CLS] ... [SEP], as the ONNX path encodes them. */
@@ -173,13 +179,9 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         return encoder.weights().heads();
     }
 
-    public int layerCount() {
-        return encoder.weights().layerCount();
-    }
-
     @Override
     public int layers() {
-        return layerCount();
+        return encoder.weights().layerCount();
     }
 
     @Override
@@ -218,7 +220,6 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     }
 
     private float[][] scoreAlone(Prompt.Deep deep, List<int[]> rows) {
-        oneThread();
         // no autograd graph for a forward pass alone (libtorch records one by default on every thread)
         boolean before = JniUtils.isGradMode();
         JniUtils.setGradMode(false);
@@ -230,7 +231,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
                     NDArray input = deep == null || deep.inputLength() == 0 ? null : param(call, deep.input(), false);
                     NDArray prefix = deep == null || deep.prefixLength() == 0 ? null
                             : param(call, deep.prefix(), false);
-                    float[][] scores = scores(pooledUnit(call, deep, input, prefix, chunk));
+                    float[][] scores = toFloats(logits(pooledUnit(call, deep, input, prefix, chunk)));
                     System.arraycopy(scores, 0, out, from, scores.length);
                 }
             }
@@ -250,7 +251,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
             throw new UnsupportedOperationException("the white-box backend takes deep or embeddings prompts, not "
                     + prompt.getClass().getSimpleName());
         }
-        if (deep != null) deep.checkShape(hiddenSize(), layerCount());
+        if (deep != null) deep.checkShape(hiddenSize(), layers());
         return deep;
     }
 
@@ -260,7 +261,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
      */
     @Override
     public Gradient lossAndGradient(Prompt.Deep prompt, List<int[]> rows, int[] labels) {
-        prompt.checkShape(hiddenSize(), layerCount());
+        prompt.checkShape(hiddenSize(), layers());
         if (labels.length != rows.size()) {
             throw new IllegalArgumentException(rows.size() + " rows but " + labels.length + " labels");
         }
@@ -277,7 +278,6 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     }
 
     private Gradient gradientAlone(Prompt.Deep prompt, List<int[]> rows, float[] oneHot, int classes) {
-        oneThread();
         // libtorch's grad mode is per thread; DJL's GradientCollector is one per JVM and would refuse a second
         // inference worker's backward pass while the first one's runs.
         boolean before = JniUtils.isGradMode();
@@ -285,8 +285,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         try (NDManager call = encoder.manager().newSubManager()) {
             NDArray input = prompt.inputLength() == 0 ? null : param(call, prompt.input(), true);
             NDArray prefix = prompt.prefixLength() == 0 ? null : param(call, prompt.prefix(), true);
-            NDArray scores = pooledUnit(call, prompt, input, prefix, rows).matMul(labelUnit.transpose())
-                    .div(head.temperature());
+            NDArray scores = logits(pooledUnit(call, prompt, input, prefix, rows));
             NDArray target = TorchEncoder.owned(call.create(oneHot, new Shape(rows.size(), classes)), encoder.type());
             NDArray loss = scores.logSoftmax(1).mul(target).sum().neg().div(rows.size());
             JniUtils.backward((PtNDArray) loss, (PtNDArray) call.ones(loss.getShape(), loss.getDataType()), false,
@@ -301,19 +300,15 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         }
     }
 
-    /** PyTorch's intra-op threads are set per calling thread: one, whoever calls. */
-    private static void oneThread() {
-        if (JniUtils.getNumThreads() != 1) JniUtils.setNumThreads(1);
-    }
-
     private static double[] doubles(float[] values) {
         double[] out = new double[values.length];
         for (int i = 0; i < out.length; i++) out[i] = values[i];
         return out;
     }
 
-    private float[][] scores(NDArray unit) {
-        return toFloats(unit.matMul(labelUnit.transpose()).div(head.temperature()));
+    /** The similarity head's class scores of pooled unit vectors: cos(row, label) / temperature. */
+    private NDArray logits(NDArray unit) {
+        return unit.matMul(labelUnit.transpose()).div(head.temperature());
     }
 
     private static float[][] toFloats(NDArray scores) {
@@ -361,7 +356,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
             embeds = embeds.add(before.concat(p, 0).concat(after, 0));
         }
         NDArray prefixKv = prefix == null ? null
-                : prefix.reshape(layerCount(), 2, prompt.prefixLength(), h);
+                : prefix.reshape(layers(), 2, prompt.prefixLength(), h);
         NDArray out = encoder.forward(embeds, TorchEncoder.owned(call.create(mask, new Shape(b, s)), DataType.FLOAT32),
                 prefixKv);
         NDArray weights = TorchEncoder.owned(call.create(pool, new Shape(b, s, 1)), encoder.type());

@@ -36,7 +36,7 @@ class GradientCheckTest {
         int t = 2;
         int np = 3;
         double[] input = WhiteBoxCheck.gaussian(t * h, 0.1, 11);
-        double[] prefix = WhiteBoxCheck.gaussian(model.layerCount() * 2 * np * h, 0.3, 12);
+        double[] prefix = WhiteBoxCheck.gaussian(model.layers() * 2 * np * h, 0.3, 12);
         List<int[]> rows = WhiteBoxModelTest.rows(model);
         int[] labels = {1, 0, 1, 0};
         Gradient g = model.lossAndGradient(new Prompt.Deep(t, input, np, prefix), rows, labels);

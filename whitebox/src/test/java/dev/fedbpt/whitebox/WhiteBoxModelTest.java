@@ -78,7 +78,7 @@ class WhiteBoxModelTest {
         // padding is masked out of every layer's keys, the prefix is not: a short row alone and beside a long one
         int np = 3;
         Prompt.Deep prompt = new Prompt.Deep(2, WhiteBoxCheck.gaussian(2 * torch.hiddenSize(), 0.1, 4), np,
-                WhiteBoxCheck.gaussian(torch.layerCount() * 2 * np * torch.hiddenSize(), 0.3, 5));
+                WhiteBoxCheck.gaussian(torch.layers() * 2 * np * torch.hiddenSize(), 0.3, 5));
         List<int[]> rows = rows(torch);
         float[][] batch = torch.score(prompt, rows);
         float[][] alone = torch.score(prompt, List.of(rows.get(1)));
@@ -102,7 +102,7 @@ class WhiteBoxModelTest {
 
     @Test
     void twoModelsComputeGradientsAtOnceOnTwoThreadsAndGetTheSequentialBytes() throws Exception {
-        Prompt.Deep prompt = Prompt.Deep.prefix(2, WhiteBoxCheck.gaussian(torch.layerCount() * 2 * 2
+        Prompt.Deep prompt = Prompt.Deep.prefix(2, WhiteBoxCheck.gaussian(torch.layers() * 2 * 2
                 * torch.hiddenSize(), 0.3, 9));
         int[] labels = {1, 0, 1, 0};
         Gradient expected = torch.lossAndGradient(prompt, rows(torch), labels);

@@ -7,12 +7,12 @@ import org.apache.commons.math3.random.RandomGenerator;
  * generator calls, and therefore every sample and partition, is fixed by this code and cannot drift with a library
  * upgrade.
  */
-final class Shuffle {
+public final class Shuffle {
     private Shuffle() {
     }
 
     /** Shuffles {@code a} in place: one {@code nextInt(i + 1)} call for i = length-1 down to 1. */
-    static void shuffle(int[] a, RandomGenerator rng) {
+    public static void shuffle(int[] a, RandomGenerator rng) {
         for (int i = a.length - 1; i > 0; i--) {
             int j = rng.nextInt(i + 1);
             int t = a[i];
@@ -22,7 +22,7 @@ final class Shuffle {
     }
 
     /** A uniformly random permutation of 0..n-1. */
-    static int[] permutation(int n, RandomGenerator rng) {
+    public static int[] permutation(int n, RandomGenerator rng) {
         int[] p = new int[n];
         for (int i = 0; i < n; i++) {
             p[i] = i;

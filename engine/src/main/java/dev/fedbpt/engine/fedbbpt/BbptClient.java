@@ -1,6 +1,7 @@
 package dev.fedbpt.engine.fedbbpt;
 
 import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.data.Shuffle;
 import dev.fedbpt.engine.fedbpt.Losses;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
@@ -101,7 +102,7 @@ public final class BbptClient implements ClientProcedure {
         this.adamSteps = keep ? memory.adamSteps() : 0;
         this.apiUsed = memory == null ? 0 : memory.apiCalls();
         this.lastLoss = memory == null ? Double.NaN : memory.lastLoss();
-        this.order = shuffledRows(data.size(), Rng.of(seed, Purpose.FEDBBPT_SHUFFLE, round, clientId));
+        this.order = Shuffle.permutation(data.size(), Rng.of(seed, Purpose.FEDBBPT_SHUFFLE, round, clientId));
         this.batches = (data.size() + config.batchSize() - 1) / config.batchSize();
         this.pending = prepareStep();
     }
@@ -235,19 +236,7 @@ public final class BbptClient implements ClientProcedure {
         return last; // u rounded up to the total
     }
 
-    private static int[] shuffledRows(int size, RandomGenerator rng) {
-        int[] a = new int[size];
-        for (int i = 0; i < size; i++) {
-            a[i] = i;
-        }
-        for (int i = size - 1; i > 0; i--) {
-            int j = rng.nextInt(i + 1);
-            int t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-        }
-        return a;
-    }
+
 
     private void checkShape(float[][][] scores, int count, int rows) {
         if (scores == null || scores.length != count) {

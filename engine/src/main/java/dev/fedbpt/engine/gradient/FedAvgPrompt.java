@@ -127,10 +127,7 @@ final class FedAvgPrompt implements FederatedMethod {
 
     @Override
     public Prompt evaluationPrompt(MethodState global) {
-        float[] p = ((PromptState) global).params();
-        double[] d = new double[p.length];
-        for (int i = 0; i < d.length; i++) d[i] = p[i];
-        return layout().prompt(d);
+        return layout().prompt(((PromptState) global).params());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.fedbpt.engine.gradient;
 
 import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.data.Shuffle;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.Gradient;
@@ -8,7 +9,6 @@ import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.commons.math3.random.RandomGenerator;
 
 /**
  * One client's local work in a round of a gradient method: {@code epochs} passes over its rows in minibatches, the
@@ -33,12 +33,11 @@ final class LocalTraining implements ClientProcedure {
         this.layout = layout;
         this.config = config;
         this.task = task;
-        this.params = new double[start.length];
-        for (int i = 0; i < start.length; i++) params[i] = start[i];
+        this.params = PromptLayout.widen(start);
         this.adam = new AdamW(config.adam(), params.length);
         int n = task.data().size();
         for (int epoch = 0; epoch < config.localEpochs(); epoch++) {
-            int[] order = permutation(n, Rng.of(task.seed(), Purpose.GRADIENT_SHUFFLE, task.clientId(), task.round(),
+            int[] order = Shuffle.permutation(n, Rng.of(task.seed(), Purpose.GRADIENT_SHUFFLE, task.clientId(), task.round(),
                     epoch));
             for (int from = 0; from < n; from += config.batchSize()) {
                 int[] batch = new int[Math.min(config.batchSize(), n - from)];
@@ -46,18 +45,6 @@ final class LocalTraining implements ClientProcedure {
                 batches.add(batch);
             }
         }
-    }
-
-    private static int[] permutation(int n, RandomGenerator rng) {
-        int[] a = new int[n];
-        for (int i = 0; i < n; i++) a[i] = i;
-        for (int i = n - 1; i > 0; i--) {
-            int j = rng.nextInt(i + 1);
-            int t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-        }
-        return a;
     }
 
     @Override

@@ -28,6 +28,18 @@ record PromptLayout(int inputLength, int prefixLength, int hidden, int layers) {
                 prefixLength, prefixLength == 0 ? null : Arrays.copyOfRange(params, inputSize(), size()));
     }
 
+    /** {@code params} as the prompt of this layout (float32 values, exactly). */
+    Prompt.Deep prompt(float[] params) {
+        return prompt(widen(params));
+    }
+
+    /** Float32 values as doubles, exactly. */
+    static double[] widen(float[] values) {
+        double[] out = new double[values.length];
+        for (int i = 0; i < out.length; i++) out[i] = values[i];
+        return out;
+    }
+
     /** The gradient of a {@link #prompt} laid out like the parameters. */
     double[] flatten(double[] input, double[] prefix) {
         double[] out = new double[size()];

@@ -1,6 +1,7 @@
 package dev.fedbpt.engine.method;
 
 import dev.fedbpt.engine.data.LocalData;
+import dev.fedbpt.engine.data.Shuffle;
 import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
@@ -8,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.commons.math3.random.RandomGenerator;
 
 /**
  * The single synchronous reference of what a method's federated rounds compute: sample clients, run each client's
@@ -60,7 +60,7 @@ public final class LocalRounds {
         for (int t = 0; t < rounds; t++) {
             int[] sampled = participation.clients(seed, t, 0, sampleFraction);
             if (shuffleClientOrder) {
-                shuffle(sampled, Rng.of(seed, Purpose.CLIENT_ORDER, t));
+                Shuffle.shuffle(sampled, Rng.of(seed, Purpose.CLIENT_ORDER, t));
             }
             Downlink downlink = method.configure(state, t);
             Upload[] byClient = new Upload[clientData.size()];
@@ -90,27 +90,21 @@ public final class LocalRounds {
 
     /** Drives one client's procedure to its end, scoring one prompt (or computing one gradient) at a time. */
     public static ClientProcedure.Finished runClient(ClientProcedure procedure, PromptScorer scorer) {
-        while (!(procedure.next() instanceof ClientProcedure.Finished finished)) {
-            if (procedure.next() instanceof ClientProcedure.ComputeGradient request) {
+        while (true) {
+            ClientProcedure.Step step = procedure.next();
+            if (step instanceof ClientProcedure.Finished finished) {
+                return finished;
+            }
+            if (step instanceof ClientProcedure.ComputeGradient request) {
                 procedure.onGradient(scorer.lossAndGradient(request.prompt(), request.rows(), request.labels()));
                 continue;
             }
-            ClientProcedure.ScorePrompts request = (ClientProcedure.ScorePrompts) procedure.next();
+            ClientProcedure.ScorePrompts request = (ClientProcedure.ScorePrompts) step;
             float[][][] scores = new float[request.prompts().size()][][];
             for (int k = 0; k < scores.length; k++) {
                 scores[k] = scorer.score(request.prompts().get(k), request.rows());
             }
             procedure.onScores(scores);
-        }
-        return finished;
-    }
-
-    private static void shuffle(int[] a, RandomGenerator rng) {
-        for (int i = a.length - 1; i > 0; i--) {
-            int j = rng.nextInt(i + 1);
-            int t = a[i];
-            a[i] = a[j];
-            a[j] = t;
         }
     }
 }
