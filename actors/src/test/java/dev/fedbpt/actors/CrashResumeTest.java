@@ -76,6 +76,19 @@ class CrashResumeTest {
     }
 
     /**
+     * FedP-tuning on the PyTorch backend: every local step a backward pass through libtorch, local AdamW, the prefix's
+     * float32 parameters on the wire; a resumed run recomputes the interrupted round's gradients to the same bits.
+     */
+    @Test
+    void fedPTuningOnThePytorchBackendKilledAndResumedEndsWithTheUninterruptedHash() throws Exception {
+        String[] fedPTuning = {"experiment.rounds=" + ROUNDS, "model.backend=pytorch", "model.intra-op-threads=1",
+                "experiment.method=fedp-tuning", "gradient.prefix-length=2", "gradient.local-epochs=1",
+                "persistence.snapshot-every=1"};
+        String expected = uninterruptedHash(fedPTuning);
+        assertEquals(expected, killRepeatedlyAndResume(fedPTuning, 20261127L));
+    }
+
+    /**
      * Under fire: clients drop, crash and see corrupted scores (the same in both runs: they are part of the
      * experiment), and in the killed run workers crash too, which must change timing only. The killed run also
      * snapshots every round's worth of events, so kills land after snapshots taken inside rounds and after the

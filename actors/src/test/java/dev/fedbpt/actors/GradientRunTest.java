@@ -22,9 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The white-box baselines through the actors on the PyTorch backend: every local step a gradient request that the
- * pool runs whole on a worker, the engine's synchronous reference computed through the actors, the parameters' bytes
- * in metrics.jsonl. Compared to a tolerance, not bit for bit: libtorch's CPU kernels gave gradients that differed in
- * their last bits from one process (and allocation pattern) to the next (README, "White-box backend").
+ * pool runs whole on a worker, the engine's synchronous reference computed through the actors to the same bytes, the
+ * parameters' bytes in metrics.jsonl.
  */
 class GradientRunTest {
     @TempDir
@@ -68,14 +67,8 @@ class GradientRunTest {
             LocalRounds.Outcome reference = LocalRounds.run(method, config.experiment().seed(),
                     config.experiment().rounds(), config.federation().sampleFraction(), data.clients(),
                     new Vocabulary(model.vocabularySize(), model.specialTokenIds()), (PromptScorer) model, false);
-            List<JsonNode> rounds = TestRuns.metrics(run);
-            for (int t = 0; t < rounds.size(); t++) {
-                double expected = 0;
-                for (var upload : reference.uploads().get(t)) expected += upload.loss();
-                expected /= reference.uploads().get(t).size();
-                assertEquals(expected, rounds.get(t).get("mean_client_loss").asDouble(), 1e-3,
-                        "round " + (t + 1) + ": the actors train as the reference does");
-            }
+            assertEquals(ServerState.fingerprint(method.evaluationPrompt(reference.last())),
+                    result.get("global_mean_sha256").asText(), "the actors train as the reference does");
             assertNotEquals(ServerState.fingerprint(method.evaluationPrompt(reference.initial())),
                     ServerState.fingerprint(method.evaluationPrompt(reference.last())), "training moved the prompt");
         }

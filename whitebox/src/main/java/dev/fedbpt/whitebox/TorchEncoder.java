@@ -96,13 +96,15 @@ final class TorchEncoder implements AutoCloseable {
             throw new IllegalArgumentException(np + " prefix and " + s + " row positions exceed the model's "
                     + w.maxPositions());
         }
-        NDArray x = inputsEmbeds.add(positions.get(new NDIndex(np + ":" + (np + s)))).add(tokenType);
+        NDManager call = inputsEmbeds.getManager();
+        NDArray x = inputsEmbeds.add(positions.get(call, new NDIndex(np + ":" + (np + s)))).add(tokenType);
         x = norm(x, embGamma, embBeta);
         // additive mask over keys: [B, 1, 1, np + S]; prefix keys are always visible
         NDArray keyMask = mask.toType(type, false);
-        if (np > 0) keyMask = inputsEmbeds.getManager().ones(new Shape(b, np), type).concat(keyMask, 1);
-        NDArray additive = keyMask.neg().add(1).mul(w.maskValue()).reshape(b, 1, 1, np + s);
-        double scale = 1.0 / Math.sqrt(hd);
+        if (np > 0) keyMask = call.ones(new Shape(b, np), type).concat(keyMask, 1);
+        NDArray additive = keyMask.neg().add(scalar(call, 1)).mul(scalar(call, w.maskValue()))
+                .reshape(b, 1, 1, np + s);
+        NDArray scale = scalar(call, 1.0 / Math.sqrt(hd));
         for (int l = 0; l < layers.size(); l++) {
             NDArray[] p = layers.get(l);
             NDArray q = heads(x.matMul(p[0]).add(p[1]), b, s, heads, hd);
@@ -119,7 +121,7 @@ final class TorchEncoder implements AutoCloseable {
             NDArray att = q.matMul(k.transpose(0, 1, 3, 2)).mul(scale).add(additive).softmax(-1);
             NDArray ctx = att.matMul(v).transpose(0, 2, 1, 3).reshape(b, s, h);
             NDArray a = norm(ctx.matMul(p[6]).add(p[7]).add(x), p[8], p[9]);
-            NDArray inter = gelu(a.matMul(p[10]).add(p[11]));
+            NDArray inter = gelu(a.matMul(p[10]).add(p[11]), call);
             x = norm(inter.matMul(p[12]).add(p[13]).add(a), p[14], p[15]);
         }
         return x;
@@ -131,8 +133,21 @@ final class TorchEncoder implements AutoCloseable {
     }
 
     /** x · 0.5 · (1 + erf(x / sqrt 2)): the export's GELU. */
-    private static NDArray gelu(NDArray x) {
-        return x.mul(x.div(Math.sqrt(2.0)).erf().add(1)).mul(0.5);
+    private static NDArray gelu(NDArray x, NDManager call) {
+        return x.mul(x.div(scalar(call, Math.sqrt(2.0))).erf().add(scalar(call, 1))).mul(scalar(call, 0.5));
+    }
+
+    /**
+     * {@code v} as a 0-dim tensor (float64, so that torch casts it to the operand's type as it casts a Python
+     * number) in memory libtorch owns, attached to {@code call}. Never DJL's {@code add/mul/div(Number)}: they wrap
+     * the number in a Java direct buffer and free it as soon as the forward op returns, while autograd keeps that
+     * tensor for the backward pass, which then reads freed memory. Once a garbage collection had run in between,
+     * gradients came out NaN or off in their last bits (WhiteBoxModelTest's collector test).
+     */
+    static NDArray scalar(NDManager call, double v) {
+        try (NDArray wrapped = call.create(v)) {
+            return wrapped.duplicate();
+        }
     }
 
     private NDArray norm(NDArray x, NDArray gamma, NDArray beta) {
@@ -144,9 +159,10 @@ final class TorchEncoder implements AutoCloseable {
     }
 
     /**
-     * {@code a} as {@code type} in memory libtorch allocated itself (aligned as its allocator aligns), never a view of
-     * the Java-side buffer it was created from: kernels pick code paths by alignment, and a buffer's alignment
-     * follows whatever else the JVM allocated before it, so results would too.
+     * {@code a} as {@code type} in memory libtorch allocated itself, never a view of the Java-side buffer it was
+     * created from: that buffer is freed with DJL's array object, while autograd may keep the tensor until the
+     * backward pass (as with {@link #scalar}); and libtorch's allocator aligns what it hands out the same way every
+     * time, where a Java buffer's address follows whatever the JVM allocated before it.
      */
     static NDArray owned(NDArray a, DataType type) {
         NDArray typed = a.toType(type, false);

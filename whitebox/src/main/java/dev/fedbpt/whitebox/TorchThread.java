@@ -10,9 +10,8 @@ import java.util.concurrent.Future;
 
 /**
  * The one thread of the JVM on which every PyTorch computation runs, one at a time. libtorch keeps state per thread
- * (its intra-op thread count, grad mode, and whatever else made a gradient's last bits depend on the calling thread:
- * 200 gradients after random other calls hashed differently when the calls moved between three threads, and alike
- * when they stayed on one), and the inference pool's workers run on whichever thread Akka gives them.
+ * (its intra-op thread count, grad mode), the inference pool's workers run on whichever thread Akka gives them, and
+ * DJL's gradient bookkeeping is one per JVM: on one thread each setting is made once and no two computations meet.
  */
 final class TorchThread {
     private static final ExecutorService THREAD = Executors.newSingleThreadExecutor(r -> {

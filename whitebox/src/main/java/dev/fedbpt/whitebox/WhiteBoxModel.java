@@ -33,17 +33,13 @@ import org.slf4j.LoggerFactory;
  * vectors, masked). The similarity head pools the row's own positions ({@link Pooling#pooledIndices}) and scores
  * cos(row, label description) / temperature, the label descriptions embedded once at load without a prompt.
  *
- * <p>Results depend only on the call: {@link #score(List)} (the inference pool's batches, gathered from many
- * clients) runs each row alone, {@link #score(Prompt, List)} splits its rows into chunks of {@value #CHUNK} in the
- * order given, and every computation of the JVM runs on one thread ({@link TorchThread}), one at a time, with one
- * PyTorch intra-op thread. Each of these was found needed, in-process, by hashing 200-300 gradients computed between
- * other calls: two models computing at once changed 1 gradient in 300; calls moving between threads changed the
- * hash of 200; libtorch's oneMKL and oneDNN pick code paths by memory alignment unless MKL_CBWR=AUTO,STRICT and
- * DNNL_MAX_CPU_ISA=AVX2 are set ({@link #load} refuses to start without them; without the first, 1 gradient in 100
- * changed after an unrelated call), and tensors are copied into memory libtorch allocated ({@link
- * TorchEncoder#owned}). The configuration allows this backend one inference worker: several could not compute in
- * parallel anyway. Even so, 1 of 6 processes hashed its 200 gradients differently: results are not yet bit for bit
- * reproducible (README, "White-box backend").
+ * <p>Results depend only on the call, to the bit: {@link #score(List)} (the inference pool's batches, gathered from
+ * many clients) runs each row alone, {@link #score(Prompt, List)} splits its rows into chunks of {@value #CHUNK} in
+ * the order given, and every computation of the JVM runs on one thread ({@link TorchThread}) with one PyTorch
+ * intra-op thread. Every tensor the backward pass reads is libtorch's own memory ({@link TorchEncoder#owned},
+ * {@link TorchEncoder#scalar}): DJL's arithmetic with Java numbers frees the number's buffer before the backward pass
+ * reads it, which made gradients NaN or off in their last bits whenever a garbage collection ran in between. The
+ * configuration allows this backend one inference worker: several could not compute in parallel anyway.
  */
 public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     /** Rows per forward pass of one prompt's request: bounds memory, and fixes how a request's rows are grouped. */
@@ -68,7 +64,8 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     private final PromptTokenizer tokenizer;
     private final HeadSpec.Similarity head;
     private final int separator;
-    private final NDArray labelUnit;
+    /** The label descriptions' pooled unit vectors, transposed: [hidden, classes]. */
+    private final NDArray labelUnitT;
 
     private WhiteBoxModel(TorchEncoder encoder, PromptTokenizer tokenizer, HeadSpec.Similarity head) {
         this.encoder = encoder;
@@ -78,11 +75,11 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         this.separator = probe[probe.length - 1];
         List<int[]> rows = new ArrayList<>();
         for (String d : head.labelDescriptions()) rows.add(tokenizer.encode(d));
-        this.labelUnit = TorchThread.call(() -> {
+        this.labelUnitT = TorchThread.call(() -> {
             try (NDManager call = encoder.manager().newSubManager()) {
-                NDArray unit = pooledUnit(call, null, null, null, rows);
-                unit.attach(encoder.manager());
-                return unit;
+                NDArray unitT = pooledUnit(call, null, null, null, rows).transpose().duplicate();
+                unitT.attach(encoder.manager());
+                return unitT;
             }
         });
     }
@@ -106,14 +103,6 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     public static WhiteBoxModel load(ModelSource source, HeadSpec.Similarity head, Precision precision,
                                      int reservedPositions) throws ModelLoadException {
         long t0 = System.nanoTime();
-        String cbwr = System.getenv("MKL_CBWR");
-        String isa = System.getenv("DNNL_MAX_CPU_ISA");
-        if (cbwr == null || !cbwr.contains("STRICT") && !cbwr.startsWith("COMPATIBLE") || isa == null) {
-            throw new ModelLoadException("the pytorch backend needs the environment variables MKL_CBWR=AUTO,STRICT "
-                    + "and DNNL_MAX_CPU_ISA=AVX2 (./fedbpt sets both; found MKL_CBWR=" + cbwr + ", DNNL_MAX_CPU_ISA="
-                    + isa + "): without them libtorch's oneMKL and oneDNN pick code paths by memory alignment, and the "
-                    + "same gradients came out different in their last bits from one process to the next");
-        }
         DjlEnvironment.prepare();
         if (System.getProperty("ai.djl.pytorch.num_threads") == null) {
             System.setProperty("ai.djl.pytorch.num_threads", "1");
@@ -287,7 +276,8 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
             NDArray prefix = prompt.prefixLength() == 0 ? null : param(call, prompt.prefix(), true);
             NDArray scores = logits(pooledUnit(call, prompt, input, prefix, rows));
             NDArray target = TorchEncoder.owned(call.create(oneHot, new Shape(rows.size(), classes)), encoder.type());
-            NDArray loss = scores.logSoftmax(1).mul(target).sum().neg().div(rows.size());
+            NDArray loss = scores.logSoftmax(1).mul(target).sum().neg()
+                    .div(TorchEncoder.scalar(call, rows.size()));
             JniUtils.backward((PtNDArray) loss, (PtNDArray) call.ones(loss.getShape(), loss.getDataType()), false,
                     false);
             double[] gInput = input == null ? new double[0] : input.getGradient().toType(DataType.FLOAT64, false)
@@ -308,7 +298,8 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
 
     /** The similarity head's class scores of pooled unit vectors: cos(row, label) / temperature. */
     private NDArray logits(NDArray unit) {
-        return unit.matMul(labelUnit.transpose()).div(head.temperature());
+        NDManager call = unit.getManager();
+        return unit.matMul(labelUnitT).div(TorchEncoder.scalar(call, head.temperature()));
     }
 
     private static float[][] toFloats(NDArray scores) {

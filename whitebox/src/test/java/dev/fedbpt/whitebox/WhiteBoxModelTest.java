@@ -100,6 +100,43 @@ class WhiteBoxModelTest {
                 () -> torch.lossAndGradient(Prompt.Deep.input(1, new double[torch.hiddenSize()]), rows(torch), new int[]{0, 1}));
     }
 
+    /**
+     * Autograd keeps every scalar operand for the backward pass. DJL's {@code mul/div(Number)} hand it a Java buffer
+     * and free that at once, so with a collector running, every gradient here came out NaN (and, more rarely, off in
+     * its last bits) until the scalars were made libtorch's own ({@link TorchEncoder#scalar}).
+     */
+    @Test
+    void gradientsKeepTheirBitsWhileTheGarbageCollectorRuns() throws Exception {
+        int h = torch.hiddenSize();
+        Prompt.Deep prompt = new Prompt.Deep(2, WhiteBoxCheck.gaussian(2 * h, 0.1, 3), 2,
+                WhiteBoxCheck.gaussian(torch.layers() * 2 * 2 * h, 0.3, 9));
+        int[] labels = {1, 0, 1, 0};
+        Gradient quiet = torch.lossAndGradient(prompt, rows(torch), labels);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread collector = new Thread(() -> {
+            while (!stop.get()) {
+                System.gc();
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        collector.start();
+        try {
+            for (int k = 0; k < 8; k++) {
+                Gradient g = torch.lossAndGradient(prompt, rows(torch), labels);
+                assertEquals(quiet.loss(), g.loss());
+                assertArrayEquals(quiet.input(), g.input(), "soft prompt's gradient, call " + k);
+                assertArrayEquals(quiet.prefix(), g.prefix(), "prefix's gradient, call " + k);
+            }
+        } finally {
+            stop.set(true);
+            collector.join();
+        }
+    }
+
     @Test
     void twoModelsComputeGradientsAtOnceOnTwoThreadsAndGetTheSequentialBytes() throws Exception {
         Prompt.Deep prompt = Prompt.Deep.prefix(2, WhiteBoxCheck.gaussian(torch.layers() * 2 * 2
