@@ -89,6 +89,23 @@ class CrashResumeTest {
     }
 
     /**
+     * FedPepTAO: each device's own layers and AdamW moments (its memory) and the server's control variates and
+     * momentum (its state) come out of the journal as the uninterrupted run made them, and so do the personalisation
+     * round's P and NP accuracies.
+     */
+    @Test
+    void fedPepTaoWithDeviceMemoryKilledAndResumedEndsWithTheUninterruptedResult() throws Exception {
+        String[] fedPepTao = {"experiment.rounds=" + ROUNDS, "model.backend=pytorch", "model.intra-op-threads=1",
+                "experiment.method=fedpeptao", "fedpeptao.selected-layers=0,5", "gradient.prefix-length=2",
+                "gradient.local-epochs=1", "federation.sample-fraction=0.75", "data.split=dirichlet",
+                "federation.held-out-clients=1", "persistence.snapshot-every=1"};
+        String expected = uninterruptedHash(fedPepTao);
+        String expectedNp = TestRuns.result(dir.resolve("uninterrupted")).get("final_np_accuracy").asText();
+        assertEquals(expected, killRepeatedlyAndResume(fedPepTao, 20261128L, ROUNDS + 1));
+        assertEquals(expectedNp, TestRuns.result(dir.resolve("killed")).get("final_np_accuracy").asText());
+    }
+
+    /**
      * Under fire: clients drop, crash and see corrupted scores (the same in both runs: they are part of the
      * experiment), and in the killed run workers crash too, which must change timing only. The killed run also
      * snapshots every round's worth of events, so kills land after snapshots taken inside rounds and after the

@@ -53,6 +53,22 @@ class GradientRunTest {
         assertEquals(3 * 384, result.get("trainable_parameters").asInt());
     }
 
+    /**
+     * FedPepTAO with two of the six layers federated and one device held out: its own layers and AdamW moments live
+     * in each device's memory, the control variates in the server's state, and the personalisation round scores every
+     * device's own prefix on its own test rows; the actors compute what the engine's reference computes.
+     */
+    @Test
+    void fedPepTaoThroughActorsComputesTheSynchronousReference() {
+        ExperimentConfig config = config("fedpeptao", "fedpeptao.selected-layers=1,4", "data.split=dirichlet",
+                "federation.held-out-clients=1");
+        JsonNode result = assertActorsComputeLocalRounds(config, dir.resolve("fedpeptao"));
+        assertEquals(2 * 2 * 2 * 384, result.get("federated_parameters").asInt(), "2 layers x (key, value) x 2 x 384");
+        List<JsonNode> rows = TestRuns.metrics(dir.resolve("fedpeptao"));
+        assertEquals(3L * 2 * 2 * 2 * 384 * 4, rows.get(0).get("bytes_up").asLong(), "3 participants x float32");
+        assertTrue(result.get("final_np_accuracy").isNumber(), result.toString());
+    }
+
     private static JsonNode assertActorsComputeLocalRounds(ExperimentConfig config, Path run) {
         assertNull(TestRuns.run(config, run).failure());
         for (JsonNode round : TestRuns.metrics(run)) {
@@ -65,14 +81,18 @@ class GradientRunTest {
             ExperimentData data = ExperimentData.prepare(config, model);
             FederatedMethod method = ConfiguredMethod.of(config, binding);
             LocalRounds.Outcome reference = LocalRounds.run(method, config.experiment().seed(),
-                    config.experiment().rounds(), config.federation().sampleFraction(), data.clients(),
+                    config.experiment().traits().serverRounds(config.experiment().rounds()),
+                    config.federation().sampleFraction(), data.clients(), data.clientTests(), data.participation(),
                     new Vocabulary(model.vocabularySize(), model.specialTokenIds()), (PromptScorer) model, false);
             assertEquals(ServerState.fingerprint(method.evaluationPrompt(reference.last())),
                     result.get("global_mean_sha256").asText(), "the actors train as the reference does");
             assertNotEquals(ServerState.fingerprint(method.evaluationPrompt(reference.initial())),
                     ServerState.fingerprint(method.evaluationPrompt(reference.last())), "training moved the prompt");
+            Double p = method.metrics(reference.last()).get("p_accuracy");
+            if (p != null) assertEquals(p, result.get("final_p_accuracy").asDouble());
         }
-        assertEquals(config.experiment().rounds(), result.get("rounds_completed").asInt());
+        assertEquals(config.experiment().traits().serverRounds(config.experiment().rounds()),
+                result.get("rounds_completed").asInt());
         return result;
     }
 

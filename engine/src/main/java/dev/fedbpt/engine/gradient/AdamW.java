@@ -5,19 +5,43 @@ package dev.fedbpt.engine.gradient;
  * root of the second moment), on a flat parameter vector. The moments live as long as the object: a client that
  * starts a fresh optimiser each round creates a new one.
  */
-final class AdamW {
+public final class AdamW {
     /** lr, weight decay, eps and the two betas. */
-    record Settings(double learningRate, double weightDecay, double eps, double beta1, double beta2) {}
+    public record Settings(double learningRate, double weightDecay, double eps, double beta1, double beta2) {}
 
     private final Settings s;
     private final double[] m;
     private final double[] v;
     private int steps;
 
-    AdamW(Settings settings, int size) {
+    public AdamW(Settings settings, int size) {
         this.s = settings;
         this.m = new double[size];
         this.v = new double[size];
+    }
+
+    /** An optimiser that goes on from the moments and step count a client kept ({@link #firstMoment()} etc.). */
+    public AdamW(Settings settings, double[] firstMoment, double[] secondMoment, int steps) {
+        if (firstMoment.length != secondMoment.length || steps < 0) {
+            throw new IllegalArgumentException("moments of " + firstMoment.length + " and " + secondMoment.length
+                    + " values after " + steps + " steps");
+        }
+        this.s = settings;
+        this.m = firstMoment.clone();
+        this.v = secondMoment.clone();
+        this.steps = steps;
+    }
+
+    public double[] firstMoment() {
+        return m.clone();
+    }
+
+    public double[] secondMoment() {
+        return v.clone();
+    }
+
+    public int steps() {
+        return steps;
     }
 
     /** One step on {@code params} in place with gradient {@code g}. */

@@ -7,16 +7,12 @@ import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.engine.method.MethodContext;
 import dev.fedbpt.engine.method.MethodState;
 import dev.fedbpt.engine.method.Prompt;
-import dev.fedbpt.engine.method.TokenEmbeddings;
 import dev.fedbpt.engine.method.Upload;
-import dev.fedbpt.engine.random.Purpose;
-import dev.fedbpt.engine.random.Rng;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.commons.math3.random.RandomGenerator;
 
 /**
  * The gradient baselines of FedBPT's Table 1, FedAvg over a white-box prompt:
@@ -66,17 +62,9 @@ final class FedAvgPrompt implements FederatedMethod {
     @Override
     public MethodState initialize() {
         PromptLayout layout = layout();
-        float[] params = new float[layout.size()];
-        if (kind == Kind.SOFT_PROMPT) {
-            TokenEmbeddings e = context.model().embeddings();
-            for (int t = 0; t < layout.inputLength(); t++) {
-                System.arraycopy(e.row(config.firstToken() + t), 0, params, t * layout.hidden(), layout.hidden());
-            }
-        } else {
-            RandomGenerator rng = Rng.of(context.seed(), Purpose.GRADIENT_INIT);
-            for (int i = 0; i < params.length; i++) params[i] = (float) (rng.nextGaussian() * config.prefixInitStd());
-        }
-        return new PromptState(0, params);
+        return new PromptState(0, kind == Kind.SOFT_PROMPT
+                ? InitialPrompt.softPrompt(layout, context.model().embeddings(), config.firstToken())
+                : InitialPrompt.prefix(layout, config.prefixInitStd(), context.seed()));
     }
 
     @Override
@@ -86,7 +74,10 @@ final class FedAvgPrompt implements FederatedMethod {
 
     @Override
     public ClientProcedure client(Downlink downlink, ClientTask task) {
-        return new LocalTraining(layout(), config, ((PromptState) downlink).params(), task);
+        double[] start = PromptLayout.widen(((PromptState) downlink).params());
+        return new LocalTraining(layout(), config, start, new AdamW(config.adam(), start.length), task,
+                (params, loss, steps) -> new ClientProcedure.Finished(new ParamsUpload(task.round(), task.clientId(),
+                        loss, task.data().size(), PromptLayout.narrow(params)), null));
     }
 
     @Override

@@ -10,10 +10,10 @@ import dev.fedbpt.engine.method.MethodSettings;
  * @param prefixLength  prefix key/value vectors per layer of fedp-tuning
  * @param prefixInitStd standard deviation of the initial prefix
  */
-record GradientConfig(int promptLength, int firstToken, int prefixLength, double prefixInitStd, int localEpochs,
+public record GradientConfig(int promptLength, int firstToken, int prefixLength, double prefixInitStd, int localEpochs,
                       int batchSize, AdamW.Settings adam, double clipNorm) {
 
-    static GradientConfig from(MethodSettings s) {
+    public static GradientConfig from(MethodSettings s) {
         return new GradientConfig(
                 s.integer("gradient.prompt-length", 1, 512),
                 s.integer("gradient.first-token", 0, Integer.MAX_VALUE),

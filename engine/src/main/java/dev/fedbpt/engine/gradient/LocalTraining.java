@@ -14,9 +14,15 @@ import java.util.List;
  * One client's local work in a round of a gradient method: {@code epochs} passes over its rows in minibatches, the
  * order of each epoch a seeded permutation (seed, client, round, epoch), one AdamW step per minibatch on the clipped
  * gradient. The parameters are rounded to float32 after every step, as a float32 model holds them. A step whose
- * loss or gradient is not finite is skipped and counted. Uploads the final parameters.
+ * loss or gradient is not finite is skipped and counted. What the client then sends and keeps is the method's
+ * ({@link Finish}).
  */
-final class LocalTraining implements ClientProcedure {
+public final class LocalTraining implements ClientProcedure {
+    /** The round's end: the upload and memory from the final parameters, the mean loss and the steps taken. */
+    public interface Finish {
+        Finished finish(double[] params, double meanLoss, int steps);
+    }
+
     private final PromptLayout layout;
     private final GradientConfig config;
     private final ClientTask task;
@@ -29,12 +35,20 @@ final class LocalTraining implements ClientProcedure {
     private int nonFinite;
     private Step pending;
 
-    LocalTraining(PromptLayout layout, GradientConfig config, float[] start, ClientTask task) {
+    private final Finish finish;
+
+    /**
+     * @param start the parameters to train, in place
+     * @param adam  the optimiser (fresh, or the moments a client kept from its previous round)
+     */
+    public LocalTraining(PromptLayout layout, GradientConfig config, double[] start, AdamW adam, ClientTask task,
+                         Finish finish) {
         this.layout = layout;
         this.config = config;
         this.task = task;
-        this.params = PromptLayout.widen(start);
-        this.adam = new AdamW(config.adam(), params.length);
+        this.params = start;
+        this.adam = adam;
+        this.finish = finish;
         int n = task.data().size();
         for (int epoch = 0; epoch < config.localEpochs(); epoch++) {
             int[] order = Shuffle.permutation(n, Rng.of(task.seed(), Purpose.GRADIENT_SHUFFLE, task.clientId(), task.round(),
@@ -61,10 +75,7 @@ final class LocalTraining implements ClientProcedure {
             }
             pending = new ComputeGradient(next, layout.prompt(params), rows, labels);
         } else {
-            float[] out = new float[params.length];
-            for (int i = 0; i < out.length; i++) out[i] = (float) params[i];
-            pending = new Finished(new ParamsUpload(task.round(), task.clientId(),
-                    lossCount == 0 ? Double.NaN : lossSum / lossCount, task.data().size(), out), null);
+            pending = finish.finish(params, lossCount == 0 ? Double.NaN : lossSum / lossCount, lossCount);
         }
         return pending;
     }

@@ -10,17 +10,17 @@ import java.util.Arrays;
  * @param inputLength  soft-prompt vectors (0: none)
  * @param prefixLength prefix vectors per layer (0: none)
  */
-record PromptLayout(int inputLength, int prefixLength, int hidden, int layers) {
+public record PromptLayout(int inputLength, int prefixLength, int hidden, int layers) {
 
-    int inputSize() {
+    public int inputSize() {
         return inputLength * hidden;
     }
 
-    int size() {
+    public int size() {
         return inputSize() + layers * 2 * prefixLength * hidden;
     }
 
-    Prompt.Deep prompt(double[] params) {
+    public Prompt.Deep prompt(double[] params) {
         if (params.length != size()) {
             throw new IllegalArgumentException(params.length + " parameters for a layout of " + size());
         }
@@ -29,19 +29,31 @@ record PromptLayout(int inputLength, int prefixLength, int hidden, int layers) {
     }
 
     /** {@code params} as the prompt of this layout (float32 values, exactly). */
-    Prompt.Deep prompt(float[] params) {
+    public Prompt.Deep prompt(float[] params) {
         return prompt(widen(params));
     }
 
     /** Float32 values as doubles, exactly. */
-    static double[] widen(float[] values) {
+    public static double[] widen(float[] values) {
         double[] out = new double[values.length];
         for (int i = 0; i < out.length; i++) out[i] = values[i];
         return out;
     }
 
+    /** Doubles rounded to float32 (parameters as a float32 model holds them and as they travel). */
+    public static float[] narrow(double[] values) {
+        float[] out = new float[values.length];
+        for (int i = 0; i < out.length; i++) out[i] = (float) values[i];
+        return out;
+    }
+
+    /** Parameters per layer of the prefix (its keys and values). */
+    public int perLayer() {
+        return 2 * prefixLength * hidden;
+    }
+
     /** The gradient of a {@link #prompt} laid out like the parameters. */
-    double[] flatten(double[] input, double[] prefix) {
+    public double[] flatten(double[] input, double[] prefix) {
         double[] out = new double[size()];
         System.arraycopy(input, 0, out, 0, input.length);
         System.arraycopy(prefix, 0, out, inputSize(), prefix.length);

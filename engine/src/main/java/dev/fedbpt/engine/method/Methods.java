@@ -7,6 +7,8 @@ import dev.fedbpt.engine.fedbbpt.FedBbptPayloads;
 import dev.fedbpt.engine.fedbpt.CmaesPayloads;
 import dev.fedbpt.engine.fedbpt.FedBptMethods;
 import dev.fedbpt.engine.fedbpt.FedBptSettings;
+import dev.fedbpt.engine.fedpeptao.FedPepTaoMethods;
+import dev.fedbpt.engine.fedpeptao.PepTaoPayloads;
 import dev.fedbpt.engine.gradient.GradientMethods;
 import dev.fedbpt.engine.gradient.GradientPayloads;
 import java.util.ArrayList;
@@ -34,10 +36,12 @@ public final class Methods {
         FedBbptMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
         DlsEcMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
         GradientMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
+        FedPepTaoMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
         register(new CmaesPayloads());
         register(new FedBbptPayloads());
         register(new DlsEcPayloads());
         register(new GradientPayloads());
+        register(new PepTaoPayloads());
     }
 
     private Methods() {}

@@ -1,0 +1,18 @@
+package dev.fedbpt.engine.fedpeptao;
+
+import dev.fedbpt.engine.method.MethodTraits;
+import dev.fedbpt.engine.method.Methods;
+import java.util.List;
+
+/**
+ * This package's entry in the method registry: "fedpeptao" (settings {@code fedpeptao.*} and the gradient
+ * baselines' {@code gradient.*}), white-box and personalised.
+ */
+public final class FedPepTaoMethods {
+    private FedPepTaoMethods() {}
+
+    public static List<Methods.Entry> entries() {
+        return List.of(new Methods.Entry("fedpeptao", new MethodTraits(true, false, false, true, true),
+                c -> new PepTaoMethod(PepTaoConfig.from(c.settings()), c)));
+    }
+}

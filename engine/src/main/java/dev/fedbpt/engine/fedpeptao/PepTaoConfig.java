@@ -1,0 +1,90 @@
+package dev.fedbpt.engine.fedpeptao;
+
+import dev.fedbpt.engine.gradient.GradientConfig;
+import dev.fedbpt.engine.method.MethodSettings;
+import dev.fedbpt.engine.method.SettingException;
+import java.util.Arrays;
+import java.util.TreeSet;
+
+/**
+ * FedPepTAO's settings ({@code fedpeptao.*} in fedbpt-defaults.conf, each with its source); the prefix and the local
+ * AdamW are the gradient baselines' ({@code gradient.*}), which already hold FedPepTAO's code's values.
+ *
+ * @param selected       the layers whose prefix is federated, ascending (Algorithm 1's SL); null: every layer
+ * @param clients        M, every device of the federation (the control variate's |S|/M)
+ * @param signs          the sign of g_g
+ * @param base           what the server's momentum step starts from
+ * @param adamState      whether a device's AdamW moments live on across its rounds
+ * @param controlWeights how c_g weighs the devices' control-variate changes
+ */
+record PepTaoConfig(GradientConfig local, int[] selected, int clients, double serverLr, double serverLrDecay,
+                    double serverLrFloor, double momentum, Sign signs, Base base, AdamState adamState,
+                    ControlWeights controlWeights) {
+
+    /** g_g = Delta_prev - Delta with Delta = w_old - w_avg (the code) or w_avg - w_old (the paper). */
+    enum Sign { CODE, PAPER }
+
+    /** w_i' = base - eta m_i: from the round's FedAvg result (the code) or the previous global (the paper). */
+    enum Base { AVERAGE, PREVIOUS }
+
+    enum AdamState { PERSIST, RESET }
+
+    /** c_g's weights: each device's local steps K_i (the code) or its rows n_i (the paper's Formula). */
+    enum ControlWeights { STEPS, SAMPLES }
+
+    static PepTaoConfig from(MethodSettings s) {
+        return new PepTaoConfig(GradientConfig.from(s), layers(s.text("fedpeptao.selected-layers")),
+                s.integer("federation.clients", 1, Integer.MAX_VALUE),
+                s.number("fedpeptao.server-lr", 0, 1e3),
+                s.number("fedpeptao.server-lr-decay", 0, 1),
+                s.number("fedpeptao.server-lr-floor", 0, 1e3),
+                s.number("fedpeptao.momentum", 0, 1),
+                s.choice("fedpeptao.gg-sign", Sign.class),
+                s.choice("fedpeptao.step-base", Base.class),
+                s.choice("fedpeptao.adam-state", AdamState.class),
+                s.choice("fedpeptao.control-weights", ControlWeights.class));
+    }
+
+    private static final String KEY = "fedpeptao.selected-layers";
+
+    /** The selected layers of a model with {@code layers} layers. */
+    int[] selected(int layers) {
+        if (selected == null) {
+            int[] all = new int[layers];
+            Arrays.setAll(all, i -> i);
+            return all;
+        }
+        for (int id : selected) {
+            if (id >= layers) {
+                throw new SettingException(KEY, "layer " + id + " is not one of the model's " + layers
+                        + " (0-based)");
+            }
+        }
+        return selected.clone();
+    }
+
+    /** "all" (null), or layer ids separated by commas (0-based), each once, ascending. */
+    static int[] layers(String text) {
+        String key = KEY;
+        if (text.trim().equals("all")) {
+            return null;
+        }
+        TreeSet<Integer> ids = new TreeSet<>();
+        for (String part : text.split(",")) {
+            int id;
+            try {
+                id = Integer.parseInt(part.trim());
+            } catch (NumberFormatException e) {
+                throw new SettingException(key, "expected \"all\" or layer ids separated by commas, got '" + text
+                        + "'");
+            }
+            if (id < 0) {
+                throw new SettingException(key, "layer ids count from 0, got " + id);
+            }
+            if (!ids.add(id)) {
+                throw new SettingException(key, "layer " + id + " is listed twice");
+            }
+        }
+        return ids.stream().mapToInt(Integer::intValue).toArray();
+    }
+}
