@@ -133,8 +133,7 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
             job = null;
             return;
         }
-        int stepIndex = step instanceof ClientProcedure.ComputeGradient g ? g.step()
-                : ((ClientProcedure.ScorePrompts) step).step();
+        int stepIndex = ClientProcedure.stepIndex(step);
         if (stepIndex == job.fault.crashAtIteration()) {
             String what = "injected fault: client " + setup.clientId() + " crashes at local step "
                     + stepIndex + " of round " + job.train.round();
@@ -143,6 +142,8 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
         }
         if (step instanceof ClientProcedure.ComputeGradient request) {
             requestGradient(request);
+        } else if (step instanceof ClientProcedure.LayerKernels request) {
+            requestUnit(new InferencePool.Score(nextRequestId++, null, request.rows(), null, true, poolReplies));
         } else {
             requestScores((ClientProcedure.ScorePrompts) step);
         }
@@ -181,12 +182,15 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
 
     /** A white-box local step: one request to the pool, answered with the loss and gradient. */
     private void requestGradient(ClientProcedure.ComputeGradient request) {
-        long id = nextRequestId++;
-        InferencePool.Score score = new InferencePool.Score(id, request.prompt(), request.rows(), request.labels(),
-                poolReplies);
-        outstanding.put(id, score);
+        requestUnit(new InferencePool.Score(nextRequestId++, request.prompt(), request.rows(), request.labels(),
+                poolReplies));
+    }
+
+    /** One request the pool answers whole (a gradient, layer kernels). */
+    private void requestUnit(InferencePool.Score score) {
+        outstanding.put(score.requestId(), score);
         setup.pool().tell(score);
-        job.forwardRows += request.rows().size();
+        job.forwardRows += score.rows().size();
     }
 
     private Behavior<Command> onPoolReply(PoolReply message) {
@@ -205,6 +209,10 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
         } else if (reply instanceof InferencePool.GradientComputed computed) {
             outstanding.remove(computed.requestId());
             job.procedure.onGradient(computed.gradient());
+            advance();
+        } else if (reply instanceof InferencePool.KernelsComputed computed) {
+            outstanding.remove(computed.requestId());
+            job.procedure.onLayerKernels(computed.kernels());
             advance();
         } else {
             onScored((InferencePool.Scored) reply);

@@ -36,24 +36,35 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
     /**
      * Score {@code rows}, each with {@code prompt} (null: no prompt). With {@code labels} (one per row; null for
      * scores), a white-box local step instead: the reply is the loss of {@code prompt}, a {@link Prompt.Deep}, and its
-     * gradient ({@link GradientComputed}).
+     * gradient ({@link GradientComputed}). With {@code layerKernels}, the model's per-layer similarities between the
+     * rows ({@link KernelsComputed}; no prompt).
      */
-    public record Score(long requestId, Prompt prompt, List<int[]> rows, int[] labels, ActorRef<Reply> replyTo)
-            implements Command, PoolLink.Command, WireMessage {
+    public record Score(long requestId, Prompt prompt, List<int[]> rows, int[] labels, boolean layerKernels,
+                        ActorRef<Reply> replyTo) implements Command, PoolLink.Command, WireMessage {
         public Score(long requestId, Prompt prompt, List<int[]> rows, ActorRef<Reply> replyTo) {
-            this(requestId, prompt, rows, null, replyTo);
+            this(requestId, prompt, rows, null, false, replyTo);
+        }
+
+        public Score(long requestId, Prompt prompt, List<int[]> rows, int[] labels, ActorRef<Reply> replyTo) {
+            this(requestId, prompt, rows, labels, false, replyTo);
         }
 
         /** The same request under another id and reply address (a link forwarding it). */
         public Score readdressed(long id, ActorRef<Reply> to) {
-            return new Score(id, prompt, rows, labels, to);
+            return new Score(id, prompt, rows, labels, layerKernels, to);
+        }
+
+        /** Answered whole by one worker's white-box scorer, not row by row in shared batches. */
+        boolean isUnit() {
+            return labels != null || layerKernels || prompt instanceof Prompt.Deep;
         }
     }
 
     record BatchDone(int worker, long batchId, float[][] scores) implements Command {}
 
-    /** A unit's answer: scores for a score request, a gradient for a gradient request. */
-    record UnitDone(int worker, long unitId, float[][] scores, Gradient gradient) implements Command {}
+    /** A unit's answer: scores for a score request, a gradient for a gradient request, kernels for a kernel request. */
+    record UnitDone(int worker, long unitId, float[][] scores, Gradient gradient, double[][][] kernels)
+            implements Command {}
 
     record WorkerRestarted(int worker) implements Command {}
 
@@ -66,6 +77,9 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
     public record Scored(long requestId, float[][] scores) implements Reply, WireMessage {}
 
     public record GradientComputed(long requestId, Gradient gradient) implements Reply, WireMessage {}
+
+    /** [layer][row][row]: the answer to a {@link Score} with {@code layerKernels}. */
+    public record KernelsComputed(long requestId, double[][][] kernels) implements Reply, WireMessage {}
 
     /** The queue is full: ask again later. */
     public record Busy(long requestId) implements Reply, WireMessage {}
@@ -174,7 +188,7 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
             score.replyTo().tell(new Scored(score.requestId(), new float[0][]));
             return this;
         }
-        if (score.labels() != null || score.prompt() instanceof Prompt.Deep) {
+        if (score.isUnit()) {
             queuedRequests++;
             units.add(new Unit(nextBatchId++, score));
             dispatch();
@@ -195,8 +209,9 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
         if (unit != null && unit.id == done.unitId()) {
             queuedRequests--;
             long id = unit.request.requestId();
-            unit.request.replyTo().tell(done.gradient() != null ? new GradientComputed(id, done.gradient())
-                    : new Scored(id, done.scores()));
+            Reply reply = done.gradient() != null ? new GradientComputed(id, done.gradient())
+                    : done.kernels() != null ? new KernelsComputed(id, done.kernels()) : new Scored(id, done.scores());
+            unit.request.replyTo().tell(reply);
         }
         dispatch();
         return this;
@@ -355,7 +370,7 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
         unitsInFlight.put(worker, unit);
         Score s = unit.request;
         workers.get(worker).tell(new InferenceWorker.RunUnit(unit.id, s.prompt(), s.rows(), s.labels(),
-                unit.failures > 0));
+                s.layerKernels(), unit.failures > 0));
     }
 
     /**

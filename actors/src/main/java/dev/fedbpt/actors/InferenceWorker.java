@@ -29,7 +29,8 @@ public final class InferenceWorker {
      * One white-box unit: the scores of {@code rows} under {@code prompt}, or with {@code labels} (non-null) the
      * loss and gradient. {@code retry} as for {@link RunBatch}.
      */
-    public record RunUnit(long unitId, Prompt prompt, List<int[]> rows, int[] labels, boolean retry)
+    public record RunUnit(long unitId, Prompt prompt, List<int[]> rows, int[] labels, boolean layerKernels,
+                          boolean retry)
             implements Command {}
 
     private InferenceWorker() {}
@@ -65,9 +66,12 @@ public final class InferenceWorker {
         crashIfInjected(index, faults, unit.unitId(), unit.retry(), "unit");
         if (unit.labels() != null) {
             Gradient g = units.lossAndGradient((Prompt.Deep) unit.prompt(), unit.rows(), unit.labels());
-            pool.tell(new InferencePool.UnitDone(index, unit.unitId(), null, g));
+            pool.tell(new InferencePool.UnitDone(index, unit.unitId(), null, g, null));
+        } else if (unit.layerKernels()) {
+            pool.tell(new InferencePool.UnitDone(index, unit.unitId(), null, null, units.layerKernels(unit.rows())));
         } else {
-            pool.tell(new InferencePool.UnitDone(index, unit.unitId(), units.score(unit.prompt(), unit.rows()), null));
+            pool.tell(new InferencePool.UnitDone(index, unit.unitId(), units.score(unit.prompt(), unit.rows()), null,
+                    null));
         }
         return Behaviors.same();
     }

@@ -129,6 +129,8 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
             answer = new InferencePool.Scored(id, scored.scores());
         } else if (reply instanceof InferencePool.GradientComputed computed) {
             answer = new InferencePool.GradientComputed(id, computed.gradient());
+        } else if (reply instanceof InferencePool.KernelsComputed computed) {
+            answer = new InferencePool.KernelsComputed(id, computed.kernels());
         } else if (reply instanceof InferencePool.Busy) {
             answer = new InferencePool.Busy(id);
         } else {

@@ -89,14 +89,15 @@ class CrashResumeTest {
     }
 
     /**
-     * FedPepTAO: each device's own layers and AdamW moments (its memory) and the server's control variates and
-     * momentum (its state) come out of the journal as the uninterrupted run made them, and so do the personalisation
-     * round's P and NP accuracies.
+     * FedPepTAO choosing its layers: the warm-up's layer scores, the keep ratio, each device's own layers and AdamW
+     * moments (its memory) and the server's control variates and momentum (its state) come out of the journal as the
+     * uninterrupted run made them, and so do the personalisation round's P and NP accuracies.
      */
     @Test
     void fedPepTaoWithDeviceMemoryKilledAndResumedEndsWithTheUninterruptedResult() throws Exception {
         String[] fedPepTao = {"experiment.rounds=" + ROUNDS, "model.backend=pytorch", "model.intra-op-threads=1",
-                "experiment.method=fedpeptao", "fedpeptao.selected-layers=0,5", "gradient.prefix-length=2",
+                "experiment.method=fedpeptao", "fedpeptao.selected-layers=auto", "fedpeptao.warm-up-rounds=2",
+                "fedpeptao.lanczos-steps=4", "gradient.prefix-length=2",
                 "gradient.local-epochs=1", "federation.sample-fraction=0.75", "data.split=dirichlet",
                 "federation.held-out-clients=1", "persistence.snapshot-every=1"};
         String expected = uninterruptedHash(fedPepTao);

@@ -54,18 +54,27 @@ class GradientRunTest {
     }
 
     /**
-     * FedPepTAO with two of the six layers federated and one device held out: its own layers and AdamW moments live
-     * in each device's memory, the control variates in the server's state, and the personalisation round scores every
-     * device's own prefix on its own test rows; the actors compute what the engine's reference computes.
+     * FedPepTAO choosing its layers (Algorithm 1): a warm-up round in which each device's layer kernels come from the
+     * pool, a selection round of finite-difference Hessian-vector products, then Algorithm 2 from scratch with one
+     * device held out; each device's own layers and AdamW moments live in its memory, the control variates in the
+     * server's state, and the personalisation round scores every device's own prefix on its own test rows. The actors
+     * compute what the engine's reference computes, to the bit.
      */
     @Test
     void fedPepTaoThroughActorsComputesTheSynchronousReference() {
-        ExperimentConfig config = config("fedpeptao", "fedpeptao.selected-layers=1,4", "data.split=dirichlet",
+        ExperimentConfig config = config("fedpeptao", "experiment.rounds=4", "fedpeptao.selected-layers=auto",
+                "fedpeptao.warm-up-rounds=1", "fedpeptao.lanczos-steps=3", "data.split=dirichlet",
                 "federation.held-out-clients=1");
         JsonNode result = assertActorsComputeLocalRounds(config, dir.resolve("fedpeptao"));
-        assertEquals(2 * 2 * 2 * 384, result.get("federated_parameters").asInt(), "2 layers x (key, value) x 2 x 384");
+        assertEquals("algorithm-1", result.get("layer_selection").asText());
         List<JsonNode> rows = TestRuns.metrics(dir.resolve("fedpeptao"));
-        assertEquals(3L * 2 * 2 * 2 * 384 * 4, rows.get(0).get("bytes_up").asLong(), "3 participants x float32");
+        int prefix = 6 * 2 * 2 * 384;
+        assertEquals(3L * (prefix * 4 + 5 * 8), rows.get(0).get("bytes_up").asLong(),
+                "3 participants x (float32 prefix + 5 layer scores)");
+        assertEquals(3L * 8, rows.get(1).get("bytes_up").asLong(), "3 keep ratios");
+        int layers = rows.get(2).get("federated_layers").asInt();
+        assertTrue(layers >= 1 && layers <= 6, rows.get(2).toString());
+        assertEquals(3L * layers * 2 * 2 * 384 * 4, rows.get(2).get("bytes_up").asLong());
         assertTrue(result.get("final_np_accuracy").isNumber(), result.toString());
     }
 

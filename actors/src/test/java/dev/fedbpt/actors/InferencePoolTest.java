@@ -83,6 +83,12 @@ class InferencePoolTest {
                 unitRows.add(rows.size());
                 return new Gradient(labels[0] + 0.5, prompt.input().clone(), new double[0]);
             }
+
+            @Override
+            public double[][][] layerKernels(List<int[]> rows) {
+                unitRows.add(rows.size());
+                return new double[][][]{{{rows.size()}}};
+            }
         };
         RowScorer scorer = new RowScorer() {
             @Override
@@ -116,6 +122,10 @@ class InferencePoolTest {
         InferencePool.Scored scored = probe.expectMessageClass(InferencePool.Scored.class);
         assertEquals(2, scored.requestId());
         assertArrayEquals(new float[]{2, 2}, scored.scores()[2], "the deep prompt's scores, rows in order");
-        assertEquals(List.of(3, 3), unitRows, "each request ran whole, once, after the injected crash");
+        pool.tell(new InferencePool.Score(3, null, rows, null, true, probe.getRef()));
+        InferencePool.KernelsComputed kernels = probe.expectMessageClass(InferencePool.KernelsComputed.class);
+        assertEquals(3, kernels.requestId());
+        assertEquals(3.0, kernels.kernels()[0][0][0], "the worker's layer kernels of the request's rows");
+        assertEquals(List.of(3, 3, 3), unitRows, "each request ran whole, once, after the injected crash");
     }
 }

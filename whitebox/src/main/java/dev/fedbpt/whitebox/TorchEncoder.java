@@ -86,6 +86,12 @@ final class TorchEncoder implements AutoCloseable {
      * @return the last hidden state [B, S, H]
      */
     NDArray forward(NDArray inputsEmbeds, NDArray mask, NDArray prefix) {
+        List<NDArray> all = forwardLayers(inputsEmbeds, mask, prefix);
+        return all.get(all.size() - 1);
+    }
+
+    /** Every layer's output [B, S, H], first layer first (HuggingFace's hidden_states[1:]). */
+    List<NDArray> forwardLayers(NDArray inputsEmbeds, NDArray mask, NDArray prefix) {
         long b = inputsEmbeds.getShape().get(0);
         long s = inputsEmbeds.getShape().get(1);
         int h = w.hiddenSize();
@@ -105,6 +111,7 @@ final class TorchEncoder implements AutoCloseable {
         NDArray additive = keyMask.neg().add(scalar(call, 1)).mul(scalar(call, w.maskValue()))
                 .reshape(b, 1, 1, np + s);
         NDArray scale = scalar(call, 1.0 / Math.sqrt(hd));
+        List<NDArray> outputs = new ArrayList<>(layers.size());
         for (int l = 0; l < layers.size(); l++) {
             NDArray[] p = layers.get(l);
             NDArray q = heads(x.matMul(p[0]).add(p[1]), b, s, heads, hd);
@@ -123,8 +130,9 @@ final class TorchEncoder implements AutoCloseable {
             NDArray a = norm(ctx.matMul(p[6]).add(p[7]).add(x), p[8], p[9]);
             NDArray inter = gelu(a.matMul(p[10]).add(p[11]), call);
             x = norm(inter.matMul(p[12]).add(p[13]).add(a), p[14], p[15]);
+            outputs.add(x);
         }
-        return x;
+        return outputs;
     }
 
     /** [B, S, H] → [B, heads, S, head size]. */

@@ -290,6 +290,34 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         }
     }
 
+    /**
+     * Each layer's cosine similarities [layer][row][row] between {@code rows}' hidden states without a prompt, each
+     * row's states flattened over the batch's positions (padding included), in float32 as the model computes them.
+     */
+    @Override
+    public double[][][] layerKernels(List<int[]> rows) {
+        return TorchThread.call(() -> {
+            boolean before = JniUtils.isGradMode();
+            JniUtils.setGradMode(false);
+            try (NDManager call = encoder.manager().newSubManager()) {
+                List<NDArray> layers = encoder.forwardLayers(embeddings(call, null, null, rows), mask(call, null, rows),
+                        null);
+                double[][][] out = new double[layers.size()][][];
+                int b = rows.size();
+                for (int l = 0; l < layers.size(); l++) {
+                    NDArray flat = layers.get(l).reshape(b, -1);
+                    NDArray unit = flat.div(flat.norm(new int[]{1}, true));
+                    double[] k = unit.matMul(unit.transpose()).toType(DataType.FLOAT64, false).toDoubleArray();
+                    out[l] = new double[b][b];
+                    for (int r = 0; r < b; r++) System.arraycopy(k, r * b, out[l][r], 0, b);
+                }
+                return out;
+            } finally {
+                JniUtils.setGradMode(before);
+            }
+        });
+    }
+
     private static double[] doubles(float[] values) {
         double[] out = new double[values.length];
         for (int i = 0; i < out.length; i++) out[i] = values[i];
@@ -320,24 +348,51 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     /** The rows' pooled, unit-length output vectors [rows, hidden] under the prompt arrays given. */
     private NDArray pooledUnit(NDManager call, Prompt.Deep prompt, NDArray input, NDArray prefix, List<int[]> rows) {
         int h = hiddenSize();
-        int t = prompt == null ? 0 : prompt.inputLength();
+        int t = promptLength(prompt);
         int b = rows.size();
-        int s = 1;
-        for (int[] row : rows) s = Math.max(s, row.length + t);
-        float[] words = encoder.weights().wordEmbeddings();
-        float[] base = new float[b * s * h];
-        float[] mask = new float[b * s];
+        int s = positions(prompt, rows);
         float[] pool = new float[b * s];
         Pooling pooling = head.pooling();
+        for (int r = 0; r < b; r++) {
+            int[] pooled = pooling.pooledIndices(rows.get(r), separator);
+            for (int i : pooled) pool[r * s + (i == 0 ? 0 : i + t)] = 1f / pooled.length;
+        }
+        NDArray prefixKv = prefix == null ? null
+                : prefix.reshape(layers(), 2, prompt.prefixLength(), h);
+        NDArray out = encoder.forward(embeddings(call, prompt, input, rows), mask(call, prompt, rows), prefixKv);
+        NDArray weights = TorchEncoder.owned(call.create(pool, new Shape(b, s, 1)), encoder.type());
+        NDArray pooled = out.mul(weights).sum(new int[]{1});
+        return pooled.div(pooled.norm(new int[]{1}, true));
+    }
+
+    private static int promptLength(Prompt.Deep prompt) {
+        return prompt == null ? 0 : prompt.inputLength();
+    }
+
+    /** The batch's positions: its longest row with the soft prompt. */
+    private static int positions(Prompt.Deep prompt, List<int[]> rows) {
+        int s = 1;
+        for (int[] row : rows) s = Math.max(s, row.length + promptLength(prompt));
+        return s;
+    }
+
+    /**
+     * The rows' input embeddings [B, S, H] as the ONNX path lays them out: [CLS], the soft prompt ({@code input}, or
+     * none), the row's other tokens, zero vectors as padding.
+     */
+    private NDArray embeddings(NDManager call, Prompt.Deep prompt, NDArray input, List<int[]> rows) {
+        int h = hiddenSize();
+        int t = promptLength(prompt);
+        int b = rows.size();
+        int s = positions(prompt, rows);
+        float[] words = encoder.weights().wordEmbeddings();
+        float[] base = new float[b * s * h];
         for (int r = 0; r < b; r++) {
             int[] row = rows.get(r);
             for (int i = 0; i < row.length; i++) {
                 int pos = i == 0 ? 0 : i + t;
                 System.arraycopy(words, row[i] * h, base, (r * s + pos) * h, h);
             }
-            for (int k = 0; k < row.length + t; k++) mask[r * s + k] = 1f;
-            int[] pooled = pooling.pooledIndices(row, separator);
-            for (int i : pooled) pool[r * s + (i == 0 ? 0 : i + t)] = 1f / pooled.length;
         }
         NDArray embeds = TorchEncoder.owned(call.create(base, new Shape(b, s, h)), encoder.type());
         if (input != null) {
@@ -346,13 +401,18 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
             NDArray after = call.zeros(new Shape(s - 1 - t, h), encoder.type());
             embeds = embeds.add(before.concat(p, 0).concat(after, 0));
         }
-        NDArray prefixKv = prefix == null ? null
-                : prefix.reshape(layers(), 2, prompt.prefixLength(), h);
-        NDArray out = encoder.forward(embeds, TorchEncoder.owned(call.create(mask, new Shape(b, s)), DataType.FLOAT32),
-                prefixKv);
-        NDArray weights = TorchEncoder.owned(call.create(pool, new Shape(b, s, 1)), encoder.type());
-        NDArray pooled = out.mul(weights).sum(new int[]{1});
-        return pooled.div(pooled.norm(new int[]{1}, true));
+        return embeds;
+    }
+
+    /** [B, S]: 1 for each row's positions (the soft prompt's included), 0 for padding. */
+    private NDArray mask(NDManager call, Prompt.Deep prompt, List<int[]> rows) {
+        int b = rows.size();
+        int s = positions(prompt, rows);
+        float[] mask = new float[b * s];
+        for (int r = 0; r < b; r++) {
+            for (int k = 0; k < rows.get(r).length + promptLength(prompt); k++) mask[r * s + k] = 1f;
+        }
+        return TorchEncoder.owned(call.create(mask, new Shape(b, s)), DataType.FLOAT32);
     }
 
     @Override

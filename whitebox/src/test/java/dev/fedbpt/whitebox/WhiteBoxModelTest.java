@@ -90,6 +90,23 @@ class WhiteBoxModelTest {
     }
 
     @Test
+    void layerKernelsAreEachLayersCosineSimilaritiesBetweenTheRows() {
+        List<int[]> all = rows(torch);
+        List<int[]> rows = List.of(all.get(0), all.get(1), all.get(0));
+        double[][][] k = torch.layerKernels(rows);
+        assertEquals(torch.layers(), k.length);
+        for (double[][] layer : k) {
+            assertEquals(3, layer.length);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(1.0, layer[i][i], 1e-5, "a row with itself");
+                for (int j = 0; j < 3; j++) assertEquals(layer[i][j], layer[j][i], 1e-12, "symmetric");
+            }
+            assertEquals(1.0, layer[0][2], 1e-5, "the same row twice, the same padding");
+            assertTrue(layer[0][1] < 0.999, "two different rows: " + layer[0][1]);
+        }
+    }
+
+    @Test
     void refusesPromptsOfTheWrongShapeAndLabelsOutOfRange() {
         var e = assertThrows(IllegalArgumentException.class,
                 () -> torch.score(Prompt.Deep.input(2, new double[5]), rows(torch)));

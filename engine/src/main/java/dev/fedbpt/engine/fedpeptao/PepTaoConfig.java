@@ -10,16 +10,20 @@ import java.util.TreeSet;
  * FedPepTAO's settings ({@code fedpeptao.*} in fedbpt-defaults.conf, each with its source); the prefix and the local
  * AdamW are the gradient baselines' ({@code gradient.*}), which already hold FedPepTAO's code's values.
  *
- * @param selected       the layers whose prefix is federated, ascending (Algorithm 1's SL); null: every layer
+ * @param selected       the layers whose prefix is federated, ascending (Algorithm 1's SL); null: every layer, or
+ *                       (with {@code choose}) Algorithm 1 chooses them
+ * @param choose         Algorithm 1 chooses the layers after {@code warmUpRounds} rounds of FedAvg over all of them
+ * @param lanczosSteps   Hessian-vector products of each device's stochastic Lanczos run (the code's iter)
+ * @param hvpStep        the finite-difference step of a Hessian-vector product, (g(w + h v) - g(w - h v)) / 2h
  * @param clients        M, every device of the federation (the control variate's |S|/M)
  * @param signs          the sign of g_g
  * @param base           what the server's momentum step starts from
  * @param adamState      whether a device's AdamW moments live on across its rounds
  * @param controlWeights how c_g weighs the devices' control-variate changes
  */
-record PepTaoConfig(GradientConfig local, int[] selected, int clients, double serverLr, double serverLrDecay,
-                    double serverLrFloor, double momentum, Sign signs, Base base, AdamState adamState,
-                    ControlWeights controlWeights) {
+record PepTaoConfig(GradientConfig local, int[] selected, boolean choose, int warmUpRounds, int lanczosSteps,
+                    double hvpStep, int clients, double serverLr, double serverLrDecay, double serverLrFloor,
+                    double momentum, Sign signs, Base base, AdamState adamState, ControlWeights controlWeights) {
 
     /** g_g = Delta_prev - Delta with Delta = w_old - w_avg (the code) or w_avg - w_old (the paper). */
     enum Sign { CODE, PAPER }
@@ -33,7 +37,11 @@ record PepTaoConfig(GradientConfig local, int[] selected, int clients, double se
     enum ControlWeights { STEPS, SAMPLES }
 
     static PepTaoConfig from(MethodSettings s) {
-        return new PepTaoConfig(GradientConfig.from(s), layers(s.text("fedpeptao.selected-layers")),
+        String layers = s.text("fedpeptao.selected-layers");
+        return new PepTaoConfig(GradientConfig.from(s), layers(layers), layers.trim().equals("auto"),
+                s.integer("fedpeptao.warm-up-rounds", 1, 100_000),
+                s.integer("fedpeptao.lanczos-steps", 2, 10_000),
+                s.number("fedpeptao.hvp-step", 1e-12, 1e3),
                 s.integer("federation.clients", 1, Integer.MAX_VALUE),
                 s.number("fedpeptao.server-lr", 0, 1e3),
                 s.number("fedpeptao.server-lr-decay", 0, 1),
@@ -63,10 +71,10 @@ record PepTaoConfig(GradientConfig local, int[] selected, int clients, double se
         return selected.clone();
     }
 
-    /** "all" (null), or layer ids separated by commas (0-based), each once, ascending. */
+    /** "all" or "auto" (null), or layer ids separated by commas (0-based), each once, ascending. */
     static int[] layers(String text) {
         String key = KEY;
-        if (text.trim().equals("all")) {
+        if (text.trim().equals("all") || text.trim().equals("auto")) {
             return null;
         }
         TreeSet<Integer> ids = new TreeSet<>();
@@ -75,8 +83,8 @@ record PepTaoConfig(GradientConfig local, int[] selected, int clients, double se
             try {
                 id = Integer.parseInt(part.trim());
             } catch (NumberFormatException e) {
-                throw new SettingException(key, "expected \"all\" or layer ids separated by commas, got '" + text
-                        + "'");
+                throw new SettingException(key, "expected \"all\", \"auto\" or layer ids separated by commas, got '"
+                        + text + "'");
             }
             if (id < 0) {
                 throw new SettingException(key, "layer ids count from 0, got " + id);

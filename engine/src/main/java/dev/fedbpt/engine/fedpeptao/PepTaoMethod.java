@@ -1,5 +1,6 @@
 package dev.fedbpt.engine.fedpeptao;
 
+import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.gradient.AdamW;
 import dev.fedbpt.engine.gradient.InitialPrompt;
 import dev.fedbpt.engine.gradient.LocalTraining;
@@ -11,8 +12,10 @@ import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.engine.method.MethodContext;
 import dev.fedbpt.engine.method.MethodState;
 import dev.fedbpt.engine.method.Prompt;
+import dev.fedbpt.engine.method.SettingException;
 import dev.fedbpt.engine.method.Upload;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,39 +23,63 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * FedPepTAO (Che et al., EMNLP 2023; spec B), Algorithm 2 as its code runs it: a P-tuning v2 prefix on every layer
- * ({@code gradient.prefix-length}, started as fedp-tuning's), of which only the selected layers'
- * ({@code fedpeptao.selected-layers}) are federated; every device trains its whole prefix with a local AdamW that
- * lives on across its rounds, keeps the other layers as its own, and sends the selected ones; the server averages
- * them and corrects client drift with control variates and momentum ({@link ServerStep}). After the federated rounds
- * every device, held out or not, scores its own prefix on its own test rows (P and NP accuracy).
+ * FedPepTAO (Che et al., EMNLP 2023; spec B) as its code runs it: a P-tuning v2 prefix on every layer
+ * ({@code gradient.prefix-length}, started as fedp-tuning's), of which only the selected layers are federated; every
+ * device trains its whole prefix with a local AdamW that lives on across its rounds, keeps the other layers as its
+ * own, and sends the selected ones; the server averages them and corrects client drift with control variates and
+ * momentum ({@link ServerStep}). After the federated rounds every device, held out or not, scores its own prefix on
+ * its own test rows (P and NP accuracy).
  *
- * <p>Not yet built: Algorithm 1, which chooses the layers (scores from each layer's sample-Gram eigenvalues, the
- * keep ratio from the Hessian spectrum after warm-up rounds); the layers are given.
+ * <p>The layers are given ({@code fedpeptao.selected-layers}: ids, or "all"), or with "auto" chosen by Algorithm 1:
+ * {@code fedpeptao.warm-up-rounds} rounds of FedAvg over every layer in which each sampled device also reports its
+ * layer scores ({@link LayerScores}); one selection round in which each sampled device measures the keep ratio of
+ * the Hessian at the warmed-up prefix ({@link HessianRatio}); the server ranks the layers by the row-weighted
+ * consensus of the scores it received and keeps the first ones up to the devices' mean ratio; then Algorithm 2
+ * starts from scratch (the initial prefix, no control variates, no momentum, and devices drop what they kept).
+ * Those rounds count in {@code experiment.rounds}.
  */
 final class PepTaoMethod implements FederatedMethod {
+    enum Phase { WARM_UP, SELECTION, TRAINING, PERSONALISATION }
+
     private final PepTaoConfig config;
     private final MethodContext context;
-    private LayerSlice slice;
+    private PromptLayout layout;
 
     PepTaoMethod(PepTaoConfig config, MethodContext context) {
         this.config = config;
         this.context = context;
-    }
-
-    /** The prefix's shape and the federated layers, read from the model on first use (it loads after the method). */
-    private synchronized LayerSlice slice() {
-        if (slice == null) {
-            int layers = context.model().layers();
-            PromptLayout layout = new PromptLayout(0, config.local().prefixLength(), context.model().embeddings().hiddenSize(),
-                    layers);
-            slice = new LayerSlice(layout, config.selected(layers));
+        if (config.choose() && context.rounds() < config.warmUpRounds() + 2) {
+            throw new SettingException("fedpeptao.warm-up-rounds", "selected-layers = auto runs "
+                    + config.warmUpRounds() + " warm-up rounds and a selection round before training: "
+                    + "experiment.rounds must be at least " + (config.warmUpRounds() + 2) + ", was "
+                    + context.rounds());
         }
-        return slice;
     }
 
-    private PromptLayout layout() {
-        return slice().layout();
+    /** The prefix's shape, read from the model on first use (it loads after the method is built). */
+    private synchronized PromptLayout layout() {
+        if (layout == null) {
+            layout = new PromptLayout(0, config.local().prefixLength(), context.model().embeddings().hiddenSize(),
+                    context.model().layers());
+        }
+        return layout;
+    }
+
+    private LayerSlice slice(int[] selected) {
+        return new LayerSlice(layout(), selected);
+    }
+
+    private int[] allLayers() {
+        int[] all = new int[layout().layers()];
+        Arrays.setAll(all, i -> i);
+        return all;
+    }
+
+    Phase phase(int round) {
+        if (round >= context.rounds()) return Phase.PERSONALISATION;
+        if (!config.choose()) return Phase.TRAINING;
+        if (round < config.warmUpRounds()) return Phase.WARM_UP;
+        return round == config.warmUpRounds() ? Phase.SELECTION : Phase.TRAINING;
     }
 
     @Override
@@ -64,8 +91,7 @@ final class PepTaoMethod implements FederatedMethod {
     public Map<String, Object> resultFields() {
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("trainable_parameters", layout().size());
-        fields.put("federated_parameters", slice().size());
-        fields.put("selected_layers", slice().layers());
+        fields.put("layer_selection", config.choose() ? "algorithm-1" : "given");
         return fields;
     }
 
@@ -75,29 +101,53 @@ final class PepTaoMethod implements FederatedMethod {
 
     @Override
     public MethodState initialize() {
-        int size = slice().size();
-        return new PepTaoState(0, initialPrefix(), new double[size], new double[size], null, config.serverLr(),
-                new TreeMap<>(), List.of());
+        int[] selected = config.choose() ? null : config.selected(layout().layers());
+        return fresh(0, selected, 0, List.of(), Double.NaN);
     }
 
-    private boolean personalisation(int round) {
-        return round >= context.rounds();
+    /** Algorithm 2's start: the initial prefix, no control variates, no momentum, the server's first rate. */
+    private PepTaoState fresh(int round, int[] selected, int restart, List<PepTaoState.DeviceScores> scores,
+                              double keepRatio) {
+        int size = selected == null ? 0 : slice(selected).size();
+        return new PepTaoState(round, initialPrefix(), selected, restart, scores, keepRatio, new double[size],
+                new double[size], null, config.serverLr(), new TreeMap<>(), List.of());
     }
 
     @Override
     public Downlink configure(MethodState global, int round) {
         PepTaoState s = (PepTaoState) global;
-        return new PepTaoDownlink(s.round(), slice().cut(s.global()));
+        float[] params = s.selected() == null ? s.global() : slice(s.selected()).cut(s.global());
+        return new PepTaoDownlink(s.round(), s.selected(), s.restart(), params);
     }
 
     @Override
     public ClientProcedure client(Downlink downlink, ClientTask task) {
         PepTaoDownlink d = (PepTaoDownlink) downlink;
         PersonalPrefix kept = (PersonalPrefix) task.memory();
-        float[] own = slice().put(kept == null ? initialPrefix() : kept.params(), d.selected());
-        if (personalisation(d.round())) {
+        if (kept != null && kept.round() < d.restart()) kept = null; // from before Algorithm 2 started
+        Phase phase = phase(d.round());
+        if (phase == Phase.SELECTION) {
+            LocalData data = task.data();
+            int n = Math.min(config.local().batchSize(), data.size());
+            return new HessianRatio(layout(), d.params(), data.tokenIds().subList(0, n),
+                    Arrays.copyOf(data.labels(), n), config.lanczosSteps(), config.hvpStep(), task);
+        }
+        LayerSlice slice = slice(d.selected() == null ? allLayers() : d.selected());
+        float[] own = slice.put(kept == null ? initialPrefix() : kept.params(), d.params());
+        if (phase == Phase.PERSONALISATION) {
             return new PersonalTest(layout().prompt(own), task);
         }
+        if (phase == Phase.WARM_UP) {
+            LocalData data = task.data();
+            List<int[]> firstBatch = data.tokenIds().subList(0, Math.min(config.local().batchSize(), data.size()));
+            PersonalPrefix warm = kept;
+            return new ScoredTraining(firstBatch, scores -> training(own, warm, slice, task, scores));
+        }
+        return training(own, kept, slice, task, new double[0]);
+    }
+
+    private LocalTraining training(float[] own, PersonalPrefix kept, LayerSlice slice, ClientTask task,
+                                   double[] layerScores) {
         double[] start = PromptLayout.widen(own);
         boolean persist = config.adamState() == PepTaoConfig.AdamState.PERSIST;
         AdamW adam = persist && kept != null && kept.adamSteps() > 0
@@ -107,63 +157,146 @@ final class PepTaoMethod implements FederatedMethod {
         return new LocalTraining(layout(), config.local(), start, adam, task, (params, loss, steps) -> {
             float[] trained = PromptLayout.narrow(params);
             PersonalPrefix keep = persist
-                    ? new PersonalPrefix(trained, PromptLayout.narrow(adam.firstMoment()),
+                    ? new PersonalPrefix(task.round(), trained, PromptLayout.narrow(adam.firstMoment()),
                     PromptLayout.narrow(adam.secondMoment()), adam.steps())
-                    : new PersonalPrefix(trained, new float[0], new float[0], 0);
+                    : new PersonalPrefix(task.round(), trained, new float[0], new float[0], 0);
             return new ClientProcedure.Finished(new PepTaoUpload(task.round(), task.clientId(), loss,
-                    task.data().size(), steps, slice().cut(trained)), keep);
+                    task.data().size(), steps, slice.cut(trained), layerScores), keep);
         });
     }
 
     @Override
     public MethodState aggregate(MethodState global, List<Upload> uploads) {
         PepTaoState s = (PepTaoState) global;
-        if (personalisation(s.round())) {
-            List<PersonalAccuracy> results = new ArrayList<>();
-            for (Upload u : uploads) results.add((PersonalAccuracy) u);
-            results.sort(Comparator.comparingInt(PersonalAccuracy::clientId));
-            return new PepTaoState(s.round() + 1, s.global(), s.cg(), s.m(), s.deltaPrev(), s.eta(), s.ci(),
-                    List.copyOf(results));
+        int next = s.round() + 1;
+        switch (phase(s.round())) {
+            case PERSONALISATION -> {
+                List<PersonalAccuracy> results = new ArrayList<>();
+                for (Upload u : uploads) results.add((PersonalAccuracy) u);
+                results.sort(Comparator.comparingInt(PersonalAccuracy::clientId));
+                return new PepTaoState(next, s.global(), s.selected(), s.restart(), s.layerScores(), s.keepRatio(),
+                        s.cg(), s.m(), s.deltaPrev(), s.eta(), s.ci(), List.copyOf(results));
+            }
+            case SELECTION -> {
+                return select(s, uploads);
+            }
+            case WARM_UP -> {
+                return warmUp(s, uploads);
+            }
+            default -> {
+                return train(s, uploads);
+            }
         }
+    }
+
+    /** FedAvg over every layer weighted by rows; each device's latest layer scores kept. */
+    private PepTaoState warmUp(PepTaoState s, List<Upload> uploads) {
+        List<PepTaoUpload> sorted = sorted(uploads);
+        Map<Integer, PepTaoState.DeviceScores> scores = new TreeMap<>();
+        for (PepTaoState.DeviceScores d : s.layerScores()) scores.put(d.clientId(), d);
+        float[] global = s.global();
+        if (!sorted.isEmpty()) {
+            double rows = 0;
+            for (PepTaoUpload u : sorted) rows += u.sampleCount();
+            double[] sum = new double[global.length];
+            for (PepTaoUpload u : sorted) {
+                double w = u.sampleCount() / rows;
+                for (int j = 0; j < sum.length; j++) sum[j] += w * u.selected()[j];
+                scores.put(u.clientId(), new PepTaoState.DeviceScores(u.clientId(), u.sampleCount(),
+                        u.layerScores()));
+            }
+            global = PromptLayout.narrow(sum);
+        }
+        return new PepTaoState(s.round() + 1, global, null, 0, List.copyOf(scores.values()), Double.NaN, s.cg(),
+                s.m(), null, s.eta(), s.ci(), List.of());
+    }
+
+    /** SL from the consensus ranking and the devices' mean keep ratio; Algorithm 2 starts afresh next round. */
+    private PepTaoState select(PepTaoState s, List<Upload> uploads) {
+        double sum = 0;
+        for (Upload u : uploads) sum += ((RatioUpload) u).ratio();
+        List<double[]> scores = new ArrayList<>();
+        int[] rows = new int[s.layerScores().size()];
+        for (int i = 0; i < rows.length; i++) {
+            scores.add(s.layerScores().get(i).scores());
+            rows[i] = s.layerScores().get(i).rows();
+        }
+        int layers = layout().layers();
+        if (uploads.isEmpty() || scores.isEmpty()) {
+            // nobody measured: federate every layer rather than guess
+            return fresh(s.round() + 1, allLayers(), s.round() + 1, s.layerScores(), Double.NaN);
+        }
+        double ratio = sum / uploads.size();
+        int[] selected = LayerScores.select(LayerScores.order(scores, rows, layers), ratio);
+        return fresh(s.round() + 1, selected, s.round() + 1, s.layerScores(), ratio);
+    }
+
+    private PepTaoState train(PepTaoState s, List<Upload> uploads) {
+        List<PepTaoUpload> sorted = sorted(uploads);
+        if (sorted.isEmpty()) {
+            return new PepTaoState(s.round() + 1, s.global(), s.selected(), s.restart(), s.layerScores(),
+                    s.keepRatio(), s.cg(), s.m(), s.deltaPrev(), s.eta(), s.ci(), s.personal());
+        }
+        LayerSlice slice = slice(s.selected());
+        ServerStep.Next next = ServerStep.apply(config, config.local().adam().learningRate(),
+                PromptLayout.widen(slice.cut(s.global())), s.cg(), s.m(), s.deltaPrev(), s.eta(), s.ci(), sorted);
+        return new PepTaoState(s.round() + 1, slice.put(s.global(), PromptLayout.narrow(next.global())),
+                s.selected(), s.restart(), s.layerScores(), s.keepRatio(), next.cg(), next.m(), next.deltaPrev(),
+                next.eta(), next.ci(), s.personal());
+    }
+
+    private static List<PepTaoUpload> sorted(List<Upload> uploads) {
         List<PepTaoUpload> sorted = new ArrayList<>();
         for (Upload u : uploads) sorted.add((PepTaoUpload) u);
         sorted.sort(Comparator.comparingInt(Upload::clientId));
-        if (sorted.isEmpty()) {
-            return new PepTaoState(s.round() + 1, s.global(), s.cg(), s.m(), s.deltaPrev(), s.eta(), s.ci(),
-                    s.personal());
-        }
-        ServerStep.Next next = ServerStep.apply(config, config.local().adam().learningRate(),
-                PromptLayout.widen(slice().cut(s.global())), s.cg(), s.m(), s.deltaPrev(), s.eta(), s.ci(), sorted);
-        return new PepTaoState(s.round() + 1, slice().put(s.global(), PromptLayout.narrow(next.global())), next.cg(),
-                next.m(), next.deltaPrev(), next.eta(), next.ci(), s.personal());
+        return sorted;
     }
 
     @Override
     public String screen(MethodState global, Upload upload) {
         PepTaoState s = (PepTaoState) global;
-        if (personalisation(s.round())) {
-            if (!(upload instanceof PersonalAccuracy r)) {
-                return "the personalisation round expects a test result, got " + upload.getClass().getSimpleName();
+        switch (phase(s.round())) {
+            case PERSONALISATION -> {
+                if (!(upload instanceof PersonalAccuracy r)) {
+                    return "the personalisation round expects a test result, got "
+                            + upload.getClass().getSimpleName();
+                }
+                return r.testCount() < 1 || r.correct() < 0 || r.correct() > r.testCount()
+                        ? "inconsistent test counts " + r.correct() + " of " + r.testCount() : null;
             }
-            return r.testCount() < 1 || r.correct() < 0 || r.correct() > r.testCount()
-                    ? "inconsistent test counts " + r.correct() + " of " + r.testCount() : null;
+            case SELECTION -> {
+                if (!(upload instanceof RatioUpload r)) {
+                    return "the selection round expects a keep ratio, got " + upload.getClass().getSimpleName();
+                }
+                return r.ratio() >= 0 && r.ratio() <= 1 ? null : "a keep ratio of " + r.ratio();
+            }
+            default -> {
+                if (!(upload instanceof PepTaoUpload u)) {
+                    return "expected the federated layers' prefix, got " + upload.getClass().getSimpleName();
+                }
+                int size = s.selected() == null ? layout().size() : slice(s.selected()).size();
+                if (u.selected().length != size) {
+                    return u.selected().length + " parameters, expected " + size;
+                }
+                int scores = phase(s.round()) == Phase.WARM_UP ? layout().layers() - 1 : 0;
+                if (u.layerScores().length != scores) {
+                    return u.layerScores().length + " layer scores, expected " + scores;
+                }
+                if (u.sampleCount() <= 0 || u.steps() <= 0) {
+                    return "a device with no rows or no local steps";
+                }
+                for (float v : u.selected()) {
+                    if (!Float.isFinite(v)) return "the parameters have a non-finite value";
+                }
+                for (double v : u.layerScores()) {
+                    if (!Double.isFinite(v)) return "a non-finite layer score";
+                }
+                return null;
+            }
         }
-        if (!(upload instanceof PepTaoUpload u)) {
-            return "expected the selected layers' prefix, got " + upload.getClass().getSimpleName();
-        }
-        if (u.selected().length != slice().size()) {
-            return u.selected().length + " parameters, expected " + slice().size();
-        }
-        if (u.sampleCount() <= 0 || u.steps() <= 0) {
-            return "a device with no rows or no local steps";
-        }
-        for (float v : u.selected()) {
-            if (!Float.isFinite(v)) return "the parameters have a non-finite value";
-        }
-        return null;
     }
 
-    /** The global prefix: the selected layers as federated, the others as initialised (no device's own). */
+    /** The global prefix: the federated layers as aggregated, the others as initialised (no device's own). */
     @Override
     public Prompt evaluationPrompt(MethodState global) {
         return layout().prompt(((PepTaoState) global).global());
@@ -174,6 +307,8 @@ final class PepTaoMethod implements FederatedMethod {
         PepTaoState s = (PepTaoState) global;
         Map<String, Double> metrics = new LinkedHashMap<>();
         metrics.put("server_lr", s.eta());
+        if (s.selected() != null) metrics.put("federated_layers", (double) s.selected().length);
+        if (!Double.isNaN(s.keepRatio())) metrics.put("keep_ratio", s.keepRatio());
         if (!s.personal().isEmpty()) {
             put(metrics, "p_accuracy", accuracy(s.personal(), true, false));
             put(metrics, "np_accuracy", accuracy(s.personal(), false, false));
@@ -202,13 +337,16 @@ final class PepTaoMethod implements FederatedMethod {
         return count == 0 ? Double.NaN : sum / count;
     }
 
+    /** Float32 parameters each way; a keep ratio up (the selection round's scores ride on the warm-up uploads). */
     @Override
     public long uplinkBytes(Upload upload) {
-        return upload instanceof PepTaoUpload u ? 4L * u.selected().length : 0;
+        if (upload instanceof PepTaoUpload u) return 4L * u.selected().length + 8L * u.layerScores().length;
+        return upload instanceof RatioUpload ? 8 : 0;
     }
 
     @Override
     public long downlinkBytes(MethodState global) {
-        return 4L * slice().size();
+        PepTaoState s = (PepTaoState) global;
+        return s.selected() == null ? 4L * layout().size() : 4L * slice(s.selected()).size();
     }
 }

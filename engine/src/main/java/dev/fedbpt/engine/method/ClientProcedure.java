@@ -30,6 +30,15 @@ public interface ClientProcedure {
         throw new IllegalStateException("no gradient is pending");
     }
 
+    /**
+     * The answer to the pending {@link LayerKernels}: [layer][row][row].
+     *
+     * @throws IllegalStateException when none is pending (every procedure that never asks)
+     */
+    default void onLayerKernels(double[][][] kernels) {
+        throw new IllegalStateException("no layer kernels are pending");
+    }
+
     /** Scores or losses that came back NaN or infinite so far (reported as incidents of the round). */
     int nonFiniteCount();
 
@@ -56,7 +65,15 @@ public interface ClientProcedure {
     }
 
     /** What the procedure needs next. */
-    sealed interface Step permits ScorePrompts, ComputeGradient, Finished {}
+    sealed interface Step permits ScorePrompts, ComputeGradient, LayerKernels, Finished {}
+
+    /** The request's step index (a fault injected "at step k" strikes the k-th request); -1 for {@link Finished}. */
+    static int stepIndex(Step step) {
+        if (step instanceof ScorePrompts s) return s.step();
+        if (step instanceof ComputeGradient g) return g.step();
+        if (step instanceof LayerKernels k) return k.step();
+        return -1;
+    }
 
     /**
      * Score every prompt on every row. {@code step} counts the requests of this round from 0 (a fault injected
@@ -79,6 +96,17 @@ public interface ClientProcedure {
             if (labels.length != rows.size()) {
                 throw new IllegalArgumentException(rows.size() + " rows but " + labels.length + " labels");
             }
+        }
+    }
+
+    /**
+     * For every layer of the model without a prompt, the cosine similarity between each two of {@code rows}, each
+     * row's hidden states of that layer flattened over its positions (padding included, as a padded batch has them):
+     * what FedPepTAO scores layers by. {@code step} counts the requests of this round from 0.
+     */
+    record LayerKernels(int step, List<int[]> rows) implements Step {
+        public LayerKernels {
+            rows = List.copyOf(rows);
         }
     }
 

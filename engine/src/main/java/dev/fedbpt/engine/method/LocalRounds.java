@@ -99,6 +99,10 @@ public final class LocalRounds {
                 procedure.onGradient(scorer.lossAndGradient(request.prompt(), request.rows(), request.labels()));
                 continue;
             }
+            if (step instanceof ClientProcedure.LayerKernels request) {
+                procedure.onLayerKernels(scorer.layerKernels(request.rows()));
+                continue;
+            }
             ClientProcedure.ScorePrompts request = (ClientProcedure.ScorePrompts) step;
             float[][][] scores = new float[request.prompts().size()][][];
             for (int k = 0; k < scores.length; k++) {

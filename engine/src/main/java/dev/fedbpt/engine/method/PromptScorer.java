@@ -16,7 +16,17 @@ public interface PromptScorer {
      * @throws UnsupportedOperationException from a forward-only model
      */
     default Gradient lossAndGradient(Prompt.Deep prompt, List<int[]> rows, int[] labels) {
-        throw new UnsupportedOperationException("this model answers forward passes only; a white-box method needs "
-                + "model.backend = pytorch");
+        throw new UnsupportedOperationException(FORWARD_ONLY);
     }
+
+    /**
+     * Each layer's cosine similarities between the rows' hidden states ({@link ClientProcedure.LayerKernels}).
+     *
+     * @throws UnsupportedOperationException from a forward-only model
+     */
+    default double[][][] layerKernels(List<int[]> rows) {
+        throw new UnsupportedOperationException(FORWARD_ONLY);
+    }
+
+    String FORWARD_ONLY = "this model answers forward passes only; a white-box method needs model.backend = pytorch";
 }

@@ -36,5 +36,7 @@ public enum Purpose {
     /** Gradient methods: the order of a client's minibatches in each local epoch. */
     GRADIENT_SHUFFLE,
     /** Gradient methods: the initial prefix, drawn once for the experiment (server and clients alike). */
-    GRADIENT_INIT
+    GRADIENT_INIT,
+    /** FedPepTAO: the Rademacher start vector of stochastic Lanczos (device, round). */
+    FEDPEPTAO_LANCZOS
 }

@@ -37,6 +37,7 @@ class FedPepTaoTest {
     static final int HIDDEN = 2;
     static final int LAYERS = 3;
     static final int ROUNDS = 3;
+    static final double[] NONE = new double[0];
 
     static Map<String, String> settings(String selected) {
         Map<String, String> s = new HashMap<>();
@@ -54,6 +55,9 @@ class FedPepTaoTest {
         s.put("gradient.clip-norm", "1.0");
         s.put("federation.clients", "4");
         s.put("fedpeptao.selected-layers", selected);
+        s.put("fedpeptao.warm-up-rounds", "2");
+        s.put("fedpeptao.lanczos-steps", "3");
+        s.put("fedpeptao.hvp-step", "1.0");
         s.put("fedpeptao.server-lr", "0.05");
         s.put("fedpeptao.server-lr-decay", "0.99");
         s.put("fedpeptao.server-lr-floor", "1e-4");
@@ -144,8 +148,8 @@ class FedPepTaoTest {
         double lr = 0.05;
         double[] old = {1.0};
         // two devices of 2 and 6 rows, 3 and 5 local steps
-        List<PepTaoUpload> uploads = List.of(new PepTaoUpload(0, 0, 0, 2, 3, new float[]{0.5f}),
-                new PepTaoUpload(0, 1, 0, 6, 5, new float[]{0.75f}));
+        List<PepTaoUpload> uploads = List.of(new PepTaoUpload(0, 0, 0, 2, 3, new float[]{0.5f}, NONE),
+                new PepTaoUpload(0, 1, 0, 6, 5, new float[]{0.75f}, NONE));
         ServerStep.Next first = ServerStep.apply(c, lr, old, new double[1], new double[1], null, 0.05,
                 new TreeMap<>(), uploads);
         double avg = 0.25 * 0.5 + 0.75 * 0.75;
@@ -161,7 +165,7 @@ class FedPepTaoTest {
 
         // round 2: device 0 alone, from the first round's global
         double old2 = first.global()[0];
-        List<PepTaoUpload> second = List.of(new PepTaoUpload(1, 0, 0, 2, 4, new float[]{0.25f}));
+        List<PepTaoUpload> second = List.of(new PepTaoUpload(1, 0, 0, 2, 4, new float[]{0.25f}, NONE));
         ServerStep.Next next = ServerStep.apply(c, lr, new double[]{old2}, first.cg(), first.m(), first.deltaPrev(),
                 first.eta(), first.ci(), second);
         double delta2 = old2 - 0.25;
@@ -253,15 +257,89 @@ class FedPepTaoTest {
         payloads.add(outcome.initial());
         payloads.addAll(outcome.uploads().get(0));
         payloads.addAll(outcome.uploads().get(ROUNDS));
-        payloads.add(new PepTaoDownlink(2, new float[]{1f, -2f}));
-        payloads.add(new PersonalPrefix(new float[]{1f, 2f}, new float[0], new float[0], 0));
-        payloads.add(new PersonalPrefix(new float[]{1f}, new float[]{0.5f}, new float[]{0.25f}, 3));
+        payloads.add(new PepTaoDownlink(2, null, 0, new float[]{1f, -2f}));
+        payloads.add(new PepTaoDownlink(2, new int[]{0, 2}, 1, new float[]{1f, -2f}));
+        payloads.add(new PersonalPrefix(1, new float[]{1f, 2f}, new float[0], new float[0], 0));
+        payloads.add(new PersonalPrefix(2, new float[]{1f}, new float[]{0.5f}, new float[]{0.25f}, 3));
+        payloads.add(new RatioUpload(3, 1, 0.5, 4, 0.25));
+        LocalRounds.Outcome chosen = runAuto();
+        payloads.addAll(chosen.states());
+        payloads.addAll(chosen.uploads().get(0));
+        payloads.addAll(chosen.uploads().get(2));
         for (Payload p : payloads) {
             byte[] bytes = codec.encode(p);
             assertArrayEquals(bytes, codec.encode(codec.decode(bytes)), p.getClass().getSimpleName());
         }
         assertNull(((PepTaoState) outcome.initial()).deltaPrev());
         assertThrows(IllegalArgumentException.class, () -> codec.decode(new byte[]{3, 0, 0}));
+    }
+
+    /** Device k's kernels: layer 0 all ones (rank one: the highest score), the others the identity. */
+    static PromptScorer curvedQuadratic() {
+        PromptScorer plain = quadratic();
+        return new PromptScorer() {
+            @Override
+            public float[][] score(Prompt prompt, List<int[]> rows) {
+                return plain.score(prompt, rows);
+            }
+
+            /** Loss sum_i c_l (p_i - label)^2 / 2 with c = 2, 0.5, -0.2 on layers 0, 1, 2: Hessian diag(c). */
+            @Override
+            public Gradient lossAndGradient(Prompt.Deep prompt, List<int[]> rows, int[] labels) {
+                Gradient g = plain.lossAndGradient(prompt, rows, labels);
+                double[] curved = g.prefix().clone();
+                int per = curved.length / LAYERS;
+                double[] c = {2.0, 0.5, -0.2};
+                for (int i = 0; i < curved.length; i++) curved[i] *= c[i / per];
+                return new Gradient(g.loss(), g.input(), curved);
+            }
+
+            @Override
+            public double[][][] layerKernels(List<int[]> rows) {
+                int b = rows.size();
+                double[][][] k = new double[LAYERS][b][b];
+                for (int l = 0; l < LAYERS; l++) {
+                    for (int i = 0; i < b; i++) {
+                        for (int j = 0; j < b; j++) k[l][i][j] = l == 0 || i == j ? 1 : 0;
+                    }
+                }
+                return k;
+            }
+        };
+    }
+
+    /** "auto" with 2 warm-up rounds, a selection round, 2 training rounds and the personalisation round. */
+    static LocalRounds.Outcome runAuto() {
+        List<LocalData> data = devices(4);
+        FederatedMethod method = Methods.create("fedpeptao", new MethodContext(new MapSettings(settings("auto")), 5,
+                7L, facts()));
+        return LocalRounds.run(method, 7L, 6, 0.75, data, data, new Participation(4, new int[]{3}, 5),
+                new Vocabulary(8, new int[]{0}), curvedQuadratic(), false);
+    }
+
+    @Test
+    void algorithmOneChoosesTheLayersAfterTheWarmUpAndTrainingStartsAfresh() {
+        LocalRounds.Outcome outcome = runAuto();
+        PepTaoState initial = (PepTaoState) outcome.initial();
+        PepTaoState warm = (PepTaoState) outcome.states().get(1);
+        assertNull(warm.selected(), "no layers chosen during the warm-up");
+        assertEquals(3, warm.layerScores().size(), "every participant sampled in the warm-up reported its scores");
+        assertEquals(LAYERS - 1, warm.layerScores().get(0).scores().length, "the last layer is not scored");
+        assertTrue(warm.layerScores().get(0).scores()[0] > warm.layerScores().get(0).scores()[1],
+                "a rank-one kernel scores above the identity");
+        assertNotEquals(initial.global()[0], warm.global()[0], "the warm-up trains every layer");
+        PepTaoState chosen = (PepTaoState) outcome.states().get(2);
+        assertTrue(chosen.keepRatio() > 0 && chosen.keepRatio() <= 1, "keep ratio " + chosen.keepRatio());
+        assertEquals(0, chosen.selected()[0], "layer 0 ranks first");
+        assertEquals(3, chosen.restart());
+        assertArrayEquals(initial.global(), chosen.global(), "Algorithm 2 starts from the initial prefix");
+        assertEquals(RatioUpload.class, outcome.uploads().get(2).get(0).getClass());
+        PepTaoState last = (PepTaoState) outcome.states().get(4);
+        assertEquals(chosen.selected().length * 2 * HIDDEN, last.cg().length);
+        assertEquals(4, ((PepTaoState) outcome.last()).personal().size());
+        SettingException tooShort = assertThrows(SettingException.class, () -> Methods.create("fedpeptao",
+                new MethodContext(new MapSettings(settings("auto")), 3, 7L, facts())));
+        assertEquals("fedpeptao.warm-up-rounds", tooShort.key());
     }
 
     @Test
