@@ -189,7 +189,7 @@ public final class RunOutputs implements RunListener {
         result.put("experiment", config.experiment().name());
         result.put("method", config.experiment().method());
         // How the method was set up, as it says (FedBPT: the reading that produced this result, item by item).
-        result.putAll(method.resultFields());
+        result.putAll(method.resultFields(state.global()));
         result.put("seed", config.experiment().seed());
         result.put("rounds_completed", state.roundsCompleted());
         boolean icl = config.experiment().traits().demonstrations();

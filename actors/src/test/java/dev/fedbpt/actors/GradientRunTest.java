@@ -75,6 +75,8 @@ class GradientRunTest {
         int layers = rows.get(2).get("federated_layers").asInt();
         assertTrue(layers >= 1 && layers <= 6, rows.get(2).toString());
         assertEquals(3L * layers * 2 * 2 * 384 * 4, rows.get(2).get("bytes_up").asLong());
+        assertEquals(layers, result.get("selected_layers").size(), result.toString());
+        assertTrue(result.get("final_keep_ratio").asDouble() > 0, result.toString());
         assertTrue(result.get("final_np_accuracy").isNumber(), result.toString());
     }
 

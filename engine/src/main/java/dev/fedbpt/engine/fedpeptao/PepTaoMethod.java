@@ -95,6 +95,15 @@ final class PepTaoMethod implements FederatedMethod {
         return fields;
     }
 
+    /** With the layers federated at the end (Algorithm 1's keep ratio is a metric: final_keep_ratio). */
+    @Override
+    public Map<String, Object> resultFields(MethodState global) {
+        Map<String, Object> fields = new LinkedHashMap<>(resultFields());
+        int[] selected = ((PepTaoState) global).selected();
+        if (selected != null) fields.put("selected_layers", selected);
+        return fields;
+    }
+
     private float[] initialPrefix() {
         return InitialPrompt.prefix(layout(), config.local().prefixInitStd(), context.seed());
     }

@@ -25,6 +25,11 @@ public interface FederatedMethod {
         return Map.of();
     }
 
+    /** {@link #resultFields()} with what the run's final state adds (e.g. layers a method chose as it ran). */
+    default Map<String, Object> resultFields(MethodState global) {
+        return resultFields();
+    }
+
     /** The global state before the first round. */
     MethodState initialize();
 
