@@ -64,6 +64,22 @@ class ClusterRunTest {
                 TestRuns.result(dir.resolve("cluster")).get("final_p_accuracy"));
     }
 
+    /**
+     * FedPepTAO on the PyTorch backend: layer kernels and gradients answered on the inference member for clients on
+     * the others, each device's own layers and AdamW moments travelling with its round message, Algorithm 1's choice
+     * and the personalisation round as one JVM computes them.
+     */
+    @Test
+    void fedPepTaoOnThePytorchBackendEndsOnTheSingleJvmBytes(@TempDir Path dir) {
+        assertClusterEndsOnTheSingleJvmBytes(TestRuns.config("federation.clients=6", "experiment.rounds=4",
+                "model.backend=pytorch", "model.intra-op-threads=1", "experiment.method=fedpeptao",
+                "fedpeptao.warm-up-rounds=1", "fedpeptao.lanczos-steps=3", "gradient.prefix-length=2",
+                "gradient.local-epochs=1", "federation.sample-fraction=0.5", "data.split=dirichlet",
+                "federation.held-out-clients=1"), dir);
+        assertEquals(TestRuns.result(dir.resolve("single")).get("final_np_accuracy"),
+                TestRuns.result(dir.resolve("cluster")).get("final_np_accuracy"));
+    }
+
     private static void assertClusterEndsOnTheSingleJvmBytes(ExperimentConfig config, Path dir) {
         assertTrue(TestRuns.run(config, dir.resolve("single")).succeeded());
 

@@ -52,6 +52,20 @@ public record EncoderWeights(String name, int vocabularySize, int hiddenSize, in
         return read(OnnxModelReader.parse(OnnxModelReader.readBytes(source), name), name);
     }
 
+    /** The node that names encoder layer {@code l} in a HuggingFace BERT-family export. */
+    private static String queryNode(int l) {
+        return "/encoder/layer." + l + "/attention/self/query/MatMul";
+    }
+
+    /** Encoder layers of {@code graph}, counted as {@link #read} finds them (0 for another kind of graph). */
+    static int layerCount(GraphProto graph) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (NodeProto n : graph.getNodeList()) names.add(n.getName());
+        int l = 0;
+        while (names.contains(queryNode(l))) l++;
+        return l;
+    }
+
     static EncoderWeights read(ModelProto model, String name) throws ModelLoadException {
         GraphProto g = model.getGraph();
         Map<String, TensorProto> init = new HashMap<>();
@@ -72,7 +86,7 @@ public record EncoderWeights(String name, int vocabularySize, int hiddenSize, in
         System.arraycopy(types, 0, type0, 0, hidden); // every row here is one segment: token type 0
         Norm embNorm = r.norm("embeddings.LayerNorm");
         List<Layer> layers = new ArrayList<>();
-        for (int l = 0; nodes.containsKey("/encoder/layer." + l + "/attention/self/query/MatMul"); l++) {
+        for (int l = 0; nodes.containsKey(queryNode(l)); l++) {
             String p = "/encoder/layer." + l + "/";
             String q = "encoder.layer." + l + ".";
             layers.add(new Layer(

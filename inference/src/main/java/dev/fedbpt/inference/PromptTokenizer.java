@@ -1,5 +1,6 @@
 package dev.fedbpt.inference;
 
+import ai.onnx.proto.OnnxMl.ModelProto;
 import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,14 +18,17 @@ public final class PromptTokenizer implements ModelTokenizer {
     private final int maxRowTokens;
     private final int hiddenSize;
     private final ModelSource source;
+    private final int layers;
     private volatile float[] wordEmbeddings;
 
     PromptTokenizer(TextTokenizer tokenizer, int vocabularySize, int maxRowTokens) {
-        this(tokenizer, vocabularySize, maxRowTokens, 0, null);
+        this(tokenizer, vocabularySize, maxRowTokens, 0, null, 0);
     }
 
+    /** @param layers the export's encoder layers as {@link EncoderWeights} finds them (0: not a BERT-family graph) */
     PromptTokenizer(TextTokenizer tokenizer, int vocabularySize, int maxRowTokens, int hiddenSize,
-                    ModelSource source) {
+                    ModelSource source, int layers) {
+        this.layers = layers;
         this.hiddenSize = hiddenSize;
         this.source = source;
         this.tokenizer = tokenizer;
@@ -45,11 +49,11 @@ public final class PromptTokenizer implements ModelTokenizer {
     public static PromptTokenizer load(ModelSource source, PromptSpec prompt) throws ModelLoadException {
         String name = source.describe();
         long t0 = System.nanoTime();
-        GraphRewriter.Dimensions dimensions =
-                GraphRewriter.dimensions(OnnxModelReader.parseAliasing(OnnxModelReader.readBytes(source), name), name);
+        ModelProto graph = OnnxModelReader.parseAliasing(OnnxModelReader.readBytes(source), name);
+        GraphRewriter.Dimensions dimensions = GraphRewriter.dimensions(graph, name);
         int maxRowTokens = maxRowTokens(dimensions.maxPositions(), prompt, name);
         PromptTokenizer tokens = new PromptTokenizer(TextTokenizer.load(source), dimensions.vocabularySize(),
-                maxRowTokens, dimensions.hiddenSize(), source);
+                maxRowTokens, dimensions.hiddenSize(), source, EncoderWeights.layerCount(graph.getGraph()));
         LOG.info("loaded the tokenizer of {} (no session): vocab {}, longest row {}, {} ms", name,
                 dimensions.vocabularySize(), maxRowTokens, (System.nanoTime() - t0) / 1_000_000);
         return tokens;
@@ -97,6 +101,12 @@ public final class PromptTokenizer implements ModelTokenizer {
     @Override
     public int hiddenSize() {
         return hiddenSize;
+    }
+
+    /** The export's encoder layers, for a member that runs white-box clients without the model itself. */
+    @Override
+    public int layers() {
+        return layers > 0 ? layers : ModelTokenizer.super.layers();
     }
 
     /** Decoded from the export on first call (the tokenizer alone never needs it). */

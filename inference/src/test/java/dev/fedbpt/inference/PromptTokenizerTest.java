@@ -31,6 +31,7 @@ class PromptTokenizerTest {
             assertEquals(30522, tokens.vocabularySize());
             assertEquals(502, tokens.maxRowTokens());
             assertEquals(tokens.maxRowTokens(), tokens.encode(TEXTS.get(6)).length, "the long row is cut");
+            assertEquals(6, tokens.layers(), "a member running white-box clients needs the encoder's layers");
         }
     }
 
@@ -44,6 +45,7 @@ class PromptTokenizerTest {
              PromptTokenizer tokens = PromptTokenizer.load(source, prompt)) {
             assertSameEncoding(model, tokens);
             assertEquals(TinyModels.POSITIONS - 3, tokens.maxRowTokens());
+            assertThrows(UnsupportedOperationException.class, tokens::layers, "not a BERT-family graph");
         }
     }
 

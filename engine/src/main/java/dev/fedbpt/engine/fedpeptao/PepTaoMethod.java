@@ -135,11 +135,11 @@ final class PepTaoMethod implements FederatedMethod {
         PersonalPrefix kept = (PersonalPrefix) task.memory();
         if (kept != null && kept.round() < d.restart()) kept = null; // from before Algorithm 2 started
         Phase phase = phase(d.round());
+        int firstBatch = Math.min(config.local().batchSize(), task.data().size());
         if (phase == Phase.SELECTION) {
             LocalData data = task.data();
-            int n = Math.min(config.local().batchSize(), data.size());
-            return new HessianRatio(layout(), d.params(), data.tokenIds().subList(0, n),
-                    Arrays.copyOf(data.labels(), n), config.lanczosSteps(), config.hvpStep(), task);
+            return new HessianRatio(layout(), d.params(), data.tokenIds().subList(0, firstBatch),
+                    Arrays.copyOf(data.labels(), firstBatch), config.lanczosSteps(), config.hvpStep(), task);
         }
         LayerSlice slice = slice(d.selected() == null ? allLayers() : d.selected());
         float[] own = slice.put(kept == null ? initialPrefix() : kept.params(), d.params());
@@ -147,10 +147,9 @@ final class PepTaoMethod implements FederatedMethod {
             return new PersonalTest(layout().prompt(own), task);
         }
         if (phase == Phase.WARM_UP) {
-            LocalData data = task.data();
-            List<int[]> firstBatch = data.tokenIds().subList(0, Math.min(config.local().batchSize(), data.size()));
             PersonalPrefix warm = kept;
-            return new ScoredTraining(firstBatch, scores -> training(own, warm, slice, task, scores));
+            return new ScoredTraining(task.data().tokenIds().subList(0, firstBatch),
+                    scores -> training(own, warm, slice, task, scores));
         }
         return training(own, kept, slice, task, new double[0]);
     }
