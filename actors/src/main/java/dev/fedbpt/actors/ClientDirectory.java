@@ -1,6 +1,8 @@
 package dev.fedbpt.actors;
 
 import akka.actor.typed.ActorRef;
+import dev.fedbpt.engine.method.Downlink;
+import dev.fedbpt.engine.method.Payload;
 import java.util.List;
 
 /**
@@ -9,6 +11,13 @@ import java.util.List;
  */
 public interface ClientDirectory {
     void train(int clientId, ClientActor.Train train);
+
+    /**
+     * Before a round's first {@link #train}: the downlink every client of round {@code round} starts from, and the
+     * method's update from which a holder of the previous round's downlink rebuilds it (null: none). Clients in this
+     * JVM share the instance and need neither.
+     */
+    default void publish(int round, Downlink downlink, Payload downlinkUpdate) {}
 
     /**
      * Whether clients confirm each round message with {@link ServerActor.ClientStarted}. Where they do (a cluster,

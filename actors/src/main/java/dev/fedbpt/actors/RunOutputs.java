@@ -210,6 +210,13 @@ public final class RunOutputs implements RunListener {
         result.put("config_hash", experimentHash);
         RoundIncidents total = rounds.stream().map(RoundSummary::incidents).reduce(RoundIncidents.NONE,
                 RoundIncidents::plus);
+        // Per client and round, from the encoded messages: what a sampled client received, what a report sent.
+        long sampled = rounds.stream().mapToLong(RoundSummary::sampled).sum();
+        long reported = rounds.stream().mapToLong(RoundSummary::reported).sum();
+        result.put("bytes_down_per_client_round", sampled == 0 ? null
+                : (double) rounds.stream().mapToLong(RoundSummary::bytesDown).sum() / sampled);
+        result.put("bytes_up_per_client_round", reported == 0 ? null
+                : (double) rounds.stream().mapToLong(RoundSummary::bytesUp).sum() / reported);
         result.put("rounds_resampled", rounds.stream().mapToInt(r -> r.attempts() - 1).sum());
         result.put("faults_injected", total.faultsInjected());
         result.put("results_rejected", total.rejectedResults());

@@ -289,6 +289,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         // off this actor's thread.
         CompletableFuture.runAsync(() -> method.prepare(global),
                 context.getSystem().dispatchers().lookup(DispatcherSelector.blocking()));
+        clients.publish(open.round(), downlink, state.lastRound() == null ? null
+                : method.downlinkUpdate(global, RoundNumbers.index(open.round()), state.lastRound().uploads()));
         for (int clientId : open.pending()) {
             sendRound(clientId, open, state);
         }

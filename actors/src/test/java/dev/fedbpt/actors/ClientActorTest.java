@@ -36,7 +36,7 @@ class ClientActorTest {
             new int[] {0, 1}, 2);
     private static final Vocabulary VOCAB = new Vocabulary(10, new int[] {0, 1});
     private static final FedBptMethod METHOD = new FedBptMethod("fedbpt", new FedBptStrategy(5, 2),
-            new ClientSearchConfig(2, 5, 0.0, false), D, 1.0, true);
+            new ClientSearchConfig(2, 5, 0.0, false), D, 1.0, true, 0L);
     private static final GlobalState GLOBAL = new GlobalState(2, CmaesState.initial(new double[D], 1.0));
 
     @AfterAll

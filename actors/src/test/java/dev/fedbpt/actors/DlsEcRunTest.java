@@ -43,9 +43,16 @@ class DlsEcRunTest {
         for (int t = 0; t < ROUNDS; t++) {
             assertEquals(3, rows.get(t).get("sampled").asInt(), "the held-out domain takes no part");
             assertEquals(5 * 16.0, rows.get(t).get("uplink_bits").asDouble(), "T x 16 bits");
-            assertEquals(3 * 5 * 2, rows.get(t).get("bytes_up").asLong(), "3 clients x 5 ids x 2 bytes");
-            assertEquals(t == 0 ? 0 : 3 * 5 * 3 * 4, rows.get(t).get("bytes_down").asLong(),
-                    "3 clients x 5 positions x Phi 3 x (2-byte id + fp16 coefficient); the first prompt is agreed");
+            // Counted from the encoded messages: the paper's bytes after the framework's header.
+            assertEquals(3 * (5 * 2 + 25), rows.get(t).get("bytes_up").asLong(),
+                    "3 clients x (5 ids x 2 bytes + round, client, loss, samples, count)");
+            if (t > 0) {
+                assertEquals(3 * (5 * 3 * 4 + 10 + 48), rows.get(t).get("bytes_down").asLong(), "3 clients x (5"
+                        + " positions x Phi 3 x (2-byte id + fp16 coefficient) + 10-byte header + round update's 48)");
+            } else {
+                assertTrue(rows.get(t).get("bytes_down").asLong() > 3 * (5 * 3 * 4 + 10 + 48),
+                        "the first round sends the whole prompt");
+            }
         }
         assertEquals(4, rows.get(ROUNDS).get("sampled").asInt(), "every domain is post-tuned and scored");
         assertTrue(rows.get(ROUNDS).get("np_accuracy").isNumber());

@@ -51,7 +51,9 @@ class ExperimentRunnerTest {
         assertTrue(metrics.get(0).get("test_accuracy").isNull(), "round 1 is not an evaluation round");
         assertTrue(metrics.get(1).get("test_accuracy").isNumber());
         assertEquals(4, metrics.get(0).get("reported").asInt());
-        assertEquals(4L * (24 + 3 + 1) * 8, metrics.get(0).get("bytes_up").asLong());
+        // d + I + 1 doubles a client, counted from the encoded upload: 24 and 3 numbers after a width byte and their
+        // length, the loss, and 15 bytes of kind, round, client, samples and two presence flags.
+        assertEquals(4L * ((24 + 3 + 1) * 8 + 2 * 5 + 15), metrics.get(0).get("bytes_up").asLong());
         assertTrue(metrics.get(0).get("forward_rows").asLong() > 0);
         for (JsonNode round : metrics) {
             JsonNode clients = round.get("clients");

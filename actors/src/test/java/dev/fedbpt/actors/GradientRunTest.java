@@ -43,7 +43,9 @@ class GradientRunTest {
         int params = 6 * 2 * 2 * 384;
         assertEquals(params, result.get("trainable_parameters").asInt(), "6 layers x (key, value) x 2 x 384");
         List<JsonNode> rows = TestRuns.metrics(dir.resolve("fedp-tuning"));
-        assertEquals(4L * params * 4, rows.get(0).get("bytes_up").asLong(), "4 clients x float32 parameters");
+        // Counted from the encoded messages: kind, round, client, loss, samples and the matrix's shape (29 bytes).
+        assertEquals(4L * (params * 4 + 29), rows.get(0).get("bytes_up").asLong(),
+                "4 clients x (float32 parameters + header)");
         assertTrue(rows.get(1).get("test_accuracy").isNumber());
     }
 
@@ -69,12 +71,13 @@ class GradientRunTest {
         assertEquals("algorithm-1", result.get("layer_selection").asText());
         List<JsonNode> rows = TestRuns.metrics(dir.resolve("fedpeptao"));
         int prefix = 6 * 2 * 2 * 384;
-        assertEquals(3L * (prefix * 4 + 5 * 8), rows.get(0).get("bytes_up").asLong(),
-                "3 participants x (float32 prefix + 5 layer scores)");
-        assertEquals(3L * 8, rows.get(1).get("bytes_up").asLong(), "3 keep ratios");
+        assertEquals(3L * (prefix * 4 + 5 * 8 + 33), rows.get(0).get("bytes_up").asLong(),
+                "3 participants x (float32 prefix + 5 layer scores + header of the encoded message)");
+        assertEquals(3L * (8 + 21), rows.get(1).get("bytes_up").asLong(), "3 keep ratios and their headers");
         int layers = rows.get(2).get("federated_layers").asInt();
         assertTrue(layers >= 1 && layers <= 6, rows.get(2).toString());
-        assertEquals(3L * layers * 2 * 2 * 384 * 4, rows.get(2).get("bytes_up").asLong());
+        assertEquals(3L * (layers * 2 * 2 * 384 * 4 + 33), rows.get(2).get("bytes_up").asLong(),
+                "3 participants x (the federated layers' float32 prefix + header)");
         assertEquals(layers, result.get("selected_layers").size(), result.toString());
         assertTrue(result.get("final_keep_ratio").asDouble() > 0, result.toString());
         assertTrue(result.get("final_np_accuracy").isNumber(), result.toString());

@@ -23,7 +23,7 @@ class ResultScreenTest {
 
     private static FedBptMethod method(ServerStrategy strategy) {
         return new FedBptMethod("test", strategy, new ClientSearchConfig(1, 5, 0.0, strategy.needsLocalStates()), D,
-                1.0, true);
+                1.0, true, 0L);
     }
 
     /** Round 2 (1-based) open at attempt 2 with clients 0 and 2 sampled; round 1 completed. */
@@ -85,7 +85,7 @@ class ResultScreenTest {
     @Test
     void aMissingLocalStateIsRejectedOnlyWhereTheMethodAveragesThem() {
         LocalResult meanOnly = new LocalResult(1, 2, new double[D], new double[] {1.0}, 0.3, 4, null);
-        assertRejected(screen(meanOnly, 2), "no local CMA-ES state");
+        assertRejected(screen(meanOnly, 2), "neither a local CMA-ES state");
         assertEquals(ResultScreen.Kind.ACCEPT, ResultScreen.screen(roundTwoAttemptTwo(), meanOnly, 2, MEANS_ONLY).kind());
     }
 

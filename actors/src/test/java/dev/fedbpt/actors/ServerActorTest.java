@@ -33,7 +33,7 @@ class ServerActorTest {
             .withFallback(ConfigFactory.load()));
     private static final int D = 3;
     private static final FedBptMethod METHOD = new FedBptMethod("fedbpt", new FedBptStrategy(5, 2),
-            new ClientSearchConfig(2, 5, 0.0, false), D, 1.0, true);
+            new ClientSearchConfig(2, 5, 0.0, false), D, 1.0, true, 0L);
 
     @AfterAll
     static void stop() {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class ServerStateMemoryTest {
     private static final FedBptMethod METHOD = new FedBptMethod("test", new FedBptStrategy(5, 1),
-            new ClientSearchConfig(1, 5, 0.0, false), 2, 1.0, true);
+            new ClientSearchConfig(1, 5, 0.0, false), 2, 1.0, true, 0L);
 
     record Note(String text) implements ClientMemory {
         @Override

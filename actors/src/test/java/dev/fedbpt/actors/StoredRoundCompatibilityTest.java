@@ -67,7 +67,7 @@ class StoredRoundCompatibilityTest {
                 .withAccepted(new LocalResult(3, 3, new double[] {0.1, 0.2, 0.3}, new double[] {0.9, 0.8}, 0.25, 8,
                         local), null);
         ServerState state = new ServerState("hash", new GlobalState(3, pycma.withSigma(0.6)), open, List.of(), 0.5,
-                false, List.of(), Map.of());
+                false, List.of(), Map.of(), null);
         ServerState back = (ServerState) roundTrip(state);
         assertEquals(state.global(), back.global()); // CmaesState equality is bitwise
         assertEquals(3, ((GlobalState) back.global()).cmaes().decomposed().length);

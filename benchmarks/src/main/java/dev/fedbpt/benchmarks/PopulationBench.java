@@ -20,6 +20,7 @@ import dev.fedbpt.actors.cluster.RoundStates;
 import dev.fedbpt.actors.cluster.WireTraffic;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.fedbpt.GlobalState;
@@ -155,7 +156,43 @@ public final class PopulationBench {
      */
     public record ClusterRun(int population, int sampled, int timedRounds, double roundsPerSecond,
                              double heapEndOfRoundMb, double heapMidRoundMb, double bytesPerRound,
-                             List<MessageTraffic> byMessage, long runFolderBytes, int roundsRun, double seconds) {}
+                             List<MessageTraffic> byMessage, long runFolderBytes, int roundsRun, double seconds,
+                             ClientBytes clientBytes) {}
+
+    /**
+     * What one client sends and receives per round, from the run's metrics.jsonl (counted from the encoded
+     * messages): the timed rounds' bytes_down over their sampled clients and bytes_up over their reports.
+     */
+    public record ClientBytes(double downPerSampledClient, double upPerReport) {
+        static ClientBytes read(Path metrics, int firstRound, int lastRound) {
+            long down = 0;
+            long up = 0;
+            long sampled = 0;
+            long reported = 0;
+            try {
+                for (String line : Files.readAllLines(metrics)) {
+                    long round = field(line, "round");
+                    if (round >= firstRound && round <= lastRound) {
+                        down += field(line, "bytes_down");
+                        up += field(line, "bytes_up");
+                        sampled += field(line, "sampled");
+                        reported += field(line, "reported");
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + metrics, e);
+            }
+            return new ClientBytes((double) down / sampled, (double) up / reported);
+        }
+
+        private static long field(String jsonLine, String name) {
+            Matcher m = Pattern.compile("\"" + name + "\":(\\d+)").matcher(jsonLine);
+            if (!m.find()) {
+                throw new IllegalStateException("no " + name + " in a metrics line: " + jsonLine);
+            }
+            return Long.parseLong(m.group(1));
+        }
+    }
 
     /** One message as the wire serializer writes it, against the frame limit of the channel it travels on. */
     public record FrameCheck(String type, String recipient, long bytes, boolean largeChannel, long frameLimitBytes) {
@@ -378,7 +415,8 @@ public final class PopulationBench {
                         + sampled + " sampled) failed: " + outcome.failure());
             }
             ClusterRun run = probe.result(population, sampled, timedRounds, folderBytes(temp), rounds,
-                    (System.nanoTime() - started) / 1e9);
+                    (System.nanoTime() - started) / 1e9, ClientBytes.read(RunLayout.metrics(temp.resolve("run")),
+                            WARMUP_ROUNDS + 1, WARMUP_ROUNDS + timedRounds));
             progress.accept(String.format(Locale.ROOT,
                     "cluster (population %d, %d sampled, %d timed rounds): %.3f rounds/s, heap %.0f MB between "
                             + "rounds, %.0f MB mid-round, %.2f MB/round between members, %.0f s",
@@ -451,7 +489,7 @@ public final class PopulationBench {
         }
 
         ClusterRun result(int population, int sampled, int timedRounds, long folderBytes, int roundsRun,
-                          double seconds) {
+                          double seconds, ClientBytes clientBytes) {
             if (firstTraffic == null || lastTraffic == null || Double.isNaN(heapMidRoundMb)) {
                 throw new IllegalStateException("the benchmark's probes did not fire (round lines seen: "
                         + (firstTraffic != null) + "/" + (lastTraffic != null) + ", mid-round heap after "
@@ -473,7 +511,7 @@ public final class PopulationBench {
             byMessage.sort(Comparator.comparingDouble(MessageTraffic::bytesPerRound).reversed());
             double roundsPerSecond = timedRounds / ((lastNanos - firstNanos) / 1e9);
             return new ClusterRun(population, sampled, timedRounds, roundsPerSecond, heapEndOfRoundMb, heapMidRoundMb,
-                    total, List.copyOf(byMessage), folderBytes, roundsRun, seconds);
+                    total, List.copyOf(byMessage), folderBytes, roundsRun, seconds, clientBytes);
         }
     }
 

@@ -34,8 +34,10 @@ class PopulationBenchTest {
         assertPositive("bytes per round", main.bytesPerRound());
         assertTrue(main.byMessage().stream().anyMatch(m -> m.type().equals("ServerActor.ClientReport")),
                 "client reports crossed members: " + main.byMessage());
-        assertTrue(main.byMessage().stream().anyMatch(m -> m.type().equals("RoundStates.Global")),
-                "round states crossed members: " + main.byMessage());
+        assertTrue(main.byMessage().stream().anyMatch(m -> m.type().equals("RoundStates.Update")),
+                "a member holding the previous round's state got the round's update: " + main.byMessage());
+        assertTrue(main.clientBytes().downPerSampledClient() > 0 && main.clientBytes().upPerReport() > 0,
+                main.clientBytes().toString());
         assertTrue(main.runFolderBytes() > 0);
 
         assertPositive("server update", result.engine().serverUpdateMs());

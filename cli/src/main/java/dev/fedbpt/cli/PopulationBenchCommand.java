@@ -80,6 +80,8 @@ final class PopulationBenchCommand implements Callable<Integer> {
         out.put("client_search_shared_start_ms", result.engine().clientSearchSharedStartMs());
         out.put("engine_reps", result.engine().reps());
         out.put("bytes_per_round", main.bytesPerRound());
+        out.put("bytes_down_per_sampled_client", main.clientBytes().downPerSampledClient());
+        out.put("bytes_up_per_report", main.clientBytes().upPerReport());
         Map<String, Object> byMessage = new LinkedHashMap<>();
         for (PopulationBench.MessageTraffic traffic : main.byMessage()) {
             Map<String, Object> entry = new LinkedHashMap<>();
@@ -155,6 +157,10 @@ final class PopulationBenchCommand implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "  %-32s %10.0f B/round  %6.1f messages/round  %10.0f B each%n",
                     traffic.type(), traffic.bytesPerRound(), traffic.messagesPerRound(), traffic.bytesPerMessage());
         }
+        System.out.printf(Locale.ROOT, "%-34s %10.0f B down per sampled client, %.0f B up per report (metrics.jsonl:"
+                + " the encoded messages; a client sampled the round before gets the round update, others the whole"
+                + " state)%n", "per client", main.clientBytes().downPerSampledClient(),
+                main.clientBytes().upPerReport());
         System.out.println("single messages that grow with d, against Artery's frame limit of their channel:");
         for (PopulationBench.FrameCheck frame : result.frames()) {
             System.out.printf(Locale.ROOT, "  %-26s -> %-20s %10d B  %s channel, limit %d B: %s%n", frame.type(),

@@ -37,6 +37,7 @@ public final class PromptModel implements ScoringModel {
     /** Encodes for this model; members that only tokenise load the same thing without a session. */
     private final PromptTokenizer tokens;
     private final OnnxSession session;
+    private boolean closed; // guarded by this, as score is
     private final EmbeddingTable embeddings;
     private final RandomProjection projection;
     private final PromptSpec promptSpec;
@@ -253,6 +254,9 @@ public final class PromptModel implements ScoringModel {
      *                                  wrong length, or (masked-LM head) no [MASK]
      */
     public synchronized float[][] score(List<ScoreRow> rows) {
+        if (closed) {
+            throw new IllegalStateException("the model is closed (the run is shutting down)");
+        }
         if (rows.isEmpty()) return new float[0][];
         EncodedBatch batch = prepare(rows);
         float[] out = forward(batch);
@@ -305,8 +309,16 @@ public final class PromptModel implements ScoringModel {
         return promptSpec;
     }
 
+    /**
+     * Frees the native session, after any forward pass in flight: a run stopped by a signal closes its models while
+     * an inference worker may still be inside ONNX Runtime, which would otherwise read freed memory (SIGSEGV).
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         session.close();
         tokenizer.close();
     }

@@ -42,6 +42,30 @@ class TinyMaskedLmTest {
         assertArrayEquals(new int[] {2, 5, 6, 4, 14, 3}, model.encode("It was [MASK] ."));
     }
 
+    /** A closed model refuses to score rather than enter freed native memory; closing waits for a pass in flight. */
+    @Test
+    void aClosedModelRefusesToScoreAndClosesOnce() throws Exception {
+        PromptModel own = PromptModel.load(new ModelSource(TinyModels.write(dir, TinyModels.Variant.MASKED_LM, 7),
+                tokenizer), new PromptSpec(3, 6, 11L), new HeadSpec.MaskedLm(List.of("bad", "great")),
+                ModelOptions.defaults());
+        List<ScoreRow> rows = List.of(ScoreRow.withoutPrompt(own.encode("the movie was [MASK] .")));
+        Thread scoring = new Thread(() -> {
+            for (int i = 0; i < 200; i++) {
+                try {
+                    own.score(rows);
+                } catch (IllegalStateException closedMeanwhile) {
+                    return;
+                }
+            }
+        });
+        scoring.start();
+        own.close();
+        scoring.join();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> own.score(rows));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        own.close();
+    }
+
     @Test
     void scoresAreTheLabelLogitsAtTheMask() {
         int[] row = model.encode("the movie was [MASK] .");

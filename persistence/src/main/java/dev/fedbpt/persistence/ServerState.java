@@ -1,9 +1,12 @@
 package dev.fedbpt.persistence;
 
 import dev.fedbpt.engine.method.ClientMemory;
+import dev.fedbpt.engine.method.DownlinkBytes;
 import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.engine.method.MethodState;
 import dev.fedbpt.engine.method.Prompt;
+import dev.fedbpt.engine.method.RoundNumbers;
+import dev.fedbpt.engine.method.RoundUpdate;
 import dev.fedbpt.engine.method.Upload;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,6 +23,8 @@ import java.util.Map;
  * @param zeroShotAccuracy accuracy without a prompt, once evaluated
  * @param memories         what each client kept from its last round, by client id (method-specific, often none)
  * @param zeroShotMetrics  the task's other metrics without a prompt (F1, MCC), else empty
+ * @param lastRound        who took part in the last completed round and what it accepted (null before the first,
+ *                         and in snapshots written before it existed): what the next round's downlink is counted from
  */
 public record ServerState(
         String configHash,
@@ -29,7 +34,11 @@ public record ServerState(
         Double zeroShotAccuracy,
         boolean finished,
         List<OpenRound.Kept> memories,
-        Map<String, Double> zeroShotMetrics) implements CborSerializable {
+        Map<String, Double> zeroShotMetrics,
+        LastRound lastRound) implements CborSerializable {
+
+    /** The sampled clients of a completed round's closing attempt and its accepted uploads, in client id order. */
+    public record LastRound(int[] sampled, List<Upload> uploads) {}
 
     public ServerState {
         memories = memories == null ? List.of() : memories;
@@ -37,7 +46,7 @@ public record ServerState(
     }
 
     public static ServerState empty() {
-        return new ServerState(null, null, null, List.of(), null, false, List.of(), Map.of());
+        return new ServerState(null, null, null, List.of(), null, false, List.of(), Map.of(), null);
     }
 
     /** What client {@code clientId} kept from its last round, or null. */
@@ -65,7 +74,7 @@ public record ServerState(
     public ServerState apply(ServerEvent event, FederatedMethod method) {
         if (event instanceof ServerEvent.ExperimentStarted e) {
             return new ServerState(e.configHash(), method.initialize(), null, List.of(), null, false, List.of(),
-                    Map.of());
+                    Map.of(), null);
         } else if (event instanceof ServerEvent.RoundOpened e) {
             return withOpen(OpenRound.opened(e.round(), e.attempt(), e.sampled()));
         } else if (event instanceof ServerEvent.ResultAccepted e) {
@@ -78,14 +87,14 @@ public record ServerState(
             return withEvaluation(e.round(), e.accuracy(), e.taskMetrics());
         } else if (event instanceof ServerEvent.ExperimentFinished) {
             return new ServerState(configHash, global, null, rounds, zeroShotAccuracy, true, memories,
-                    zeroShotMetrics);
+                    zeroShotMetrics, lastRound);
         }
         throw new IllegalArgumentException("unknown event " + event);
     }
 
     private ServerState withOpen(OpenRound next) {
         return new ServerState(configHash, global, next, rounds, zeroShotAccuracy, finished, memories,
-                zeroShotMetrics);
+                zeroShotMetrics, lastRound);
     }
 
     private ServerState closeRound(ServerEvent.RoundClosed event, FederatedMethod method) {
@@ -93,8 +102,10 @@ public record ServerState(
         List<Upload> uploads = open.accepted().stream().sorted(Comparator.comparingInt(Upload::clientId)).toList();
         MethodState next = method.aggregate(global, uploads);
         double meanLoss = uploads.stream().mapToDouble(Upload::loss).average().orElse(Double.NaN);
-        long bytesUp = uploads.stream().mapToLong(method::uplinkBytes).sum();
-        long bytesDown = (long) open.sampled().length * method.downlinkBytes(global);
+        long bytesUp = uploads.stream().mapToLong(RoundUpdate::payloadSize).sum();
+        long bytesDown = DownlinkBytes.of(method, global, RoundNumbers.index(open.round()),
+                lastRound == null ? null : lastRound.sampled(), lastRound == null ? null : lastRound.uploads())
+                .total(open.sampled());
         RoundSummary summary = new RoundSummary(event.round(), open.attempt(), open.sampled().length,
                 uploads.size(), open.dropped().size(), meanLoss, method.metrics(next), null, bytesUp, bytesDown,
                 event.forwardRows(), event.wallMs(), event.incidents(), fingerprint(method.evaluationPrompt(next)),
@@ -103,7 +114,7 @@ public record ServerState(
         List<RoundSummary> completed = new ArrayList<>(rounds);
         completed.add(summary);
         return new ServerState(configHash, next, null, List.copyOf(completed), zeroShotAccuracy, finished,
-                keptAfter(open), zeroShotMetrics);
+                keptAfter(open), zeroShotMetrics, new LastRound(open.sampled(), uploads));
     }
 
     /** The prompt's fingerprint; null when the method has no prompt yet. */
@@ -128,11 +139,12 @@ public record ServerState(
 
     private ServerState withEvaluation(int round, double accuracy, Map<String, Double> taskMetrics) {
         if (round == 0) {
-            return new ServerState(configHash, global, open, rounds, accuracy, finished, memories, taskMetrics);
+            return new ServerState(configHash, global, open, rounds, accuracy, finished, memories, taskMetrics,
+                    lastRound);
         }
         List<RoundSummary> updated = new ArrayList<>(rounds);
         updated.set(round - 1, rounds.get(round - 1).withEvaluation(accuracy, taskMetrics));
         return new ServerState(configHash, global, open, List.copyOf(updated), zeroShotAccuracy, finished,
-                memories, zeroShotMetrics);
+                memories, zeroShotMetrics, lastRound);
     }
 }

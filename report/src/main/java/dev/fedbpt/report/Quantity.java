@@ -16,7 +16,7 @@ import java.util.TreeMap;
 public record Quantity(String fileName, String title, String axisLabel, String metric) {
     public static final Quantity ACCURACY = new Quantity("accuracy", "Test accuracy", "test accuracy", null);
     public static final Quantity LOSS = new Quantity("loss", "Mean client loss", "mean client loss", null);
-    public static final Quantity BYTES = new Quantity("bytes", "Cumulative communication (up + down)",
+    public static final Quantity BYTES = new Quantity("bytes", "Cumulative communication, encoded messages (up + down)",
             "cumulative MB (up + down)", null);
 
     /** A method's metric, plotted under its own name. */

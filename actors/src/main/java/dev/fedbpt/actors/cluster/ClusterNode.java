@@ -180,7 +180,7 @@ public final class ClusterNode {
 
         Behavior<Event> guardian() {
             return Behaviors.setup(context -> {
-                ActorRef<RoundStates.Command> states = context.spawn(RoundStates.create(), RoundStates.NAME);
+                ActorRef<RoundStates.Command> states = context.spawn(RoundStates.create(method), RoundStates.NAME);
                 if (faults instanceof FaultRelay relay) {
                     context.spawn(relay.serverFinder(), "fault-relay");
                 }

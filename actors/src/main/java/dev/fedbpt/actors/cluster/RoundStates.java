@@ -9,6 +9,10 @@ import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.TimerScheduler;
 import dev.fedbpt.actors.WireMessage;
 import dev.fedbpt.engine.method.Downlink;
+import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.RoundUpdate;
+import dev.fedbpt.engine.method.Payload;
+import dev.fedbpt.engine.method.RoundNumbers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +22,12 @@ import java.util.List;
  * d = 500), so rather than sending it inside every client's round message, the server's member publishes it here
  * and each clients member fetches it once per round, on the large-message channel; the member's clients then share
  * one instance (and one covariance decomposition, see {@code SharedStart}). Only the latest round is kept.
+ *
+ * <p>A member that holds the previous round's downlink says so when it fetches; where the method has a
+ * {@link FederatedMethod#downlinkUpdate} (FedBPT: the previous round's uploads, about 41 KB at the paper's setting),
+ * the server's member answers with that {@link RoundUpdate}, from which the member rebuilds the downlink and checks it
+ * against the server's digest. A member that cannot (it missed a round, or what it rebuilt differs)
+ * fetches the whole downlink.
  */
 public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
 
@@ -28,14 +38,27 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
 
     public sealed interface Command {}
 
-    /** On the server's member: the state clients of {@code round} start from. */
-    public record Publish(int round, Downlink global) implements Command {}
+    /**
+     * On the server's member: the state clients of {@code round} start from, and the method's update that rebuilds it
+     * from the previous round's ({@link FederatedMethod#downlinkUpdate}; null: none).
+     */
+    public record Publish(int round, Downlink global, Payload downlinkUpdate) implements Command {
+        public Publish(int round, Downlink global) {
+            this(round, global, null);
+        }
+    }
 
     /** From a client of this member: the state of {@code round}, fetched from {@code source} if not here yet. */
     public record Get(int round, ActorRef<Command> source, ActorRef<Global> replyTo) implements Command {}
 
-    /** Between members: ask the server's member for a round's state. */
-    public record Fetch(int round, ActorRef<Command> replyTo) implements Command, WireMessage {}
+    /**
+     * Between members: ask the server's member for a round's state; {@code held} is the round whose downlink the
+     * asking member holds and can rebuild from (-1: none).
+     */
+    public record Fetch(int round, int held, ActorRef<Command> replyTo) implements Command, WireMessage {}
+
+    /** Between members: the encoded {@link RoundUpdate} that rebuilds {@code round}'s state from the previous one. */
+    public record Update(int round, byte[] update) implements Command, WireMessage {}
 
     /** A round's state; {@code global} is null when that round is no longer open (its clients can stop). */
     public record Global(int round, Downlink global) implements Command, WireMessage {}
@@ -45,19 +68,29 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
     private static final Duration REFETCH_AFTER = Duration.ofSeconds(5);
 
     private final TimerScheduler<Command> timers;
+    private final FederatedMethod method; // null: this member never rebuilds a state
     private int round = -1;
     private Downlink global;
+    private Payload downlinkUpdate; // on the server's member: what rebuilds `global` from the round before
+    private byte[] update;                // its encoding, made at the first fetch that can use it
     private int waitingRound = -1;
     private ActorRef<Command> waitingSource;
     private final List<ActorRef<Global>> waiting = new ArrayList<>();
 
+    /** A member that always fetches whole states. */
     public static Behavior<Command> create() {
-        return Behaviors.setup(context -> Behaviors.withTimers(timers -> new RoundStates(context, timers)));
+        return create(null);
     }
 
-    private RoundStates(ActorContext<Command> context, TimerScheduler<Command> timers) {
+    /** @param method the run's method, with which this member rebuilds states from updates (null: never) */
+    public static Behavior<Command> create(FederatedMethod method) {
+        return Behaviors.setup(context -> Behaviors.withTimers(timers -> new RoundStates(context, timers, method)));
+    }
+
+    private RoundStates(ActorContext<Command> context, TimerScheduler<Command> timers, FederatedMethod method) {
         super(context);
         this.timers = timers;
+        this.method = method;
     }
 
     @Override
@@ -67,6 +100,7 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
                 .onMessage(Get.class, this::onGet)
                 .onMessage(Fetch.class, this::onFetch)
                 .onMessage(Global.class, this::onGlobal)
+                .onMessage(Update.class, this::onUpdate)
                 .onMessage(Refetch.class, this::onRefetch)
                 .build();
     }
@@ -74,6 +108,8 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
     private Behavior<Command> onPublish(Publish publish) {
         round = publish.round();
         global = publish.global();
+        downlinkUpdate = publish.downlinkUpdate();
+        update = null;
         answerWaiting(round, global);
         return this;
     }
@@ -98,7 +134,11 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
     }
 
     private void fetch() {
-        waitingSource.tell(new Fetch(waitingRound, getContext().getSelf()));
+        fetch(method != null && global != null && round == waitingRound - 1 ? round : -1);
+    }
+
+    private void fetch(int held) {
+        waitingSource.tell(new Fetch(waitingRound, held, getContext().getSelf()));
         timers.startSingleTimer("refetch", new Refetch(waitingRound), REFETCH_AFTER);
     }
 
@@ -111,8 +151,36 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
     }
 
     private Behavior<Command> onFetch(Fetch fetch) {
-        fetch.replyTo().tell(new Global(fetch.round(), fetch.round() == round ? global : null));
+        byte[] rebuilds = fetch.round() == round && fetch.held() == round - 1 ? update() : null;
+        fetch.replyTo().tell(rebuilds != null ? new Update(round, rebuilds)
+                : new Global(fetch.round(), fetch.round() == round ? global : null));
         return this;
+    }
+
+    /** The encoded update to the published round, when there is one and it is smaller than the state; else null. */
+    private byte[] update() {
+        if (update == null && downlinkUpdate != null) {
+            byte[] encoded = RoundUpdate.of(RoundNumbers.index(round), downlinkUpdate, global).encode();
+            update = encoded.length < RoundUpdate.payloadSize(global) ? encoded : new byte[0];
+        }
+        return update == null || update.length == 0 ? null : update;
+    }
+
+    private Behavior<Command> onUpdate(Update answer) {
+        if (answer.round() != waitingRound) {
+            return this; // an answer to a fetch this member no longer waits for
+        }
+        Downlink rebuilt = null;
+        if (method != null && global != null && round == answer.round() - 1) {
+            rebuilt = RoundUpdate.decode(answer.update()).rebuild(method, global);
+        }
+        if (rebuilt == null) {
+            getContext().getLog().warn("the update to round {} did not rebuild the server's state here; fetching"
+                    + " the whole state", answer.round());
+            fetch(-1);
+            return this;
+        }
+        return onGlobal(new Global(answer.round(), rebuilt));
     }
 
     private Behavior<Command> onGlobal(Global answer) {

@@ -1,5 +1,6 @@
 package dev.fedbpt.engine.dlsec;
 
+import dev.fedbpt.engine.method.Fp16;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.Downlink;
@@ -154,13 +155,11 @@ final class BbtMethod implements FederatedMethod {
         return out.array();
     }
 
-    @Override
     public long uplinkBytes(Upload upload) {
         return upload instanceof ZUpload u ? fp16Message(u.z()).length : 0;
     }
 
     /** The global z in fp16 after the first round (before it every client starts from z = 0). */
-    @Override
     public long downlinkBytes(MethodState global) {
         BbtState state = (BbtState) global;
         return mode == Mode.FEDERATED && state.round() > 0 ? fp16Message(state.z()).length : 0;

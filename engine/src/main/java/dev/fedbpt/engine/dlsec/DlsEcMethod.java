@@ -1,5 +1,6 @@
 package dev.fedbpt.engine.dlsec;
 
+import dev.fedbpt.engine.method.Fp16;
 import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
@@ -7,6 +8,7 @@ import dev.fedbpt.engine.method.Downlink;
 import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.engine.method.MethodContext;
 import dev.fedbpt.engine.method.MethodState;
+import dev.fedbpt.engine.method.Payload;
 import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.engine.method.SettingException;
 import dev.fedbpt.engine.method.TokenEmbeddings;
@@ -64,6 +66,22 @@ final class DlsEcMethod implements FederatedMethod {
     @Override
     public Downlink configure(MethodState global, int round) {
         return new DlsEcDownlink(round, ((DlsEcState) global).prompt());
+    }
+
+    /** The update that made the state's prompt, which a holder of the previous prompt applies. */
+    @Override
+    public Payload downlinkUpdate(MethodState global, int round, List<Upload> previousUploads) {
+        Update update = ((DlsEcState) global).update();
+        return update == null ? null : new DlsEcUpdate(update);
+    }
+
+    @Override
+    public Downlink replay(Downlink held, Payload update) {
+        if (!(held instanceof DlsEcDownlink previous) || !(update instanceof DlsEcUpdate u)) {
+            throw new IllegalArgumentException("DLS-EC rebuilds a prompt from the previous prompt and its update");
+        }
+        return new DlsEcDownlink(previous.round() + 1, u.update().apply(previous.prompt(),
+                context.model().embeddings()));
     }
 
     @Override
@@ -175,7 +193,6 @@ final class DlsEcMethod implements FederatedMethod {
     }
 
     /** The ids message: T x 16 bits. The personalisation round's report is evaluation, not the protocol: 0. */
-    @Override
     public long uplinkBytes(Upload upload) {
         return upload instanceof SearchUpload u ? UpdateWire.upload(u.ids()).length : 0;
     }
@@ -184,7 +201,6 @@ final class DlsEcMethod implements FederatedMethod {
      * The update that made the state's prompt, as the paper's download encodes it (0 before the first round: the
      * first prompt's tokens are agreed out of band).
      */
-    @Override
     public long downlinkBytes(MethodState global) {
         Update update = ((DlsEcState) global).update();
         return update == null ? 0 : UpdateWire.download(update).length;

@@ -23,6 +23,8 @@ public final class DlsEcPayloads implements PayloadCodec {
     private static final byte PERSONAL_PROMPT = 5;
     private static final byte BBT_STATE = 6;
     private static final byte Z_UPLOAD = 7;
+    private static final byte DOWNLINK_UPDATE = 8;
+    private static final byte SEARCH_UPLOAD_16 = 9; // ids as the paper's 16 bits; SEARCH_UPLOAD (32) is read only
     private static final byte NO_UPDATE = 0;
     private static final byte COMPRESSED = 1;
     private static final byte FULL = 2;
@@ -63,10 +65,23 @@ public final class DlsEcPayloads implements PayloadCodec {
             PayloadBytes.put(out, d.prompt());
             return out.array();
         }
+        if (payload instanceof DlsEcUpdate u) {
+            // The paper's message after its shape: compressed or full, T, and Phi (compressed) or D (full).
+            byte[] message = UpdateWire.download(u.update());
+            boolean compressed = u.update() instanceof Update.Compressed;
+            int width = compressed ? ((Update.Compressed) u.update()).tokens()[0].length
+                    : ((Update.Full) u.update()).prompt()[0].length;
+            int length = compressed ? ((Update.Compressed) u.update()).tokens().length
+                    : ((Update.Full) u.update()).prompt().length;
+            ByteBuffer out = ByteBuffer.allocate(1 + 1 + 4 + 4 + message.length);
+            out.put(DOWNLINK_UPDATE).put(compressed ? COMPRESSED : FULL).putInt(length).putInt(width).put(message);
+            return out.array();
+        }
         if (payload instanceof SearchUpload u) {
-            ByteBuffer out = ByteBuffer.allocate(1 + 4 + 4 + 8 + 4 + PayloadBytes.size(u.ids()));
-            out.put(SEARCH_UPLOAD).putInt(u.round()).putInt(u.clientId()).putDouble(u.loss()).putInt(u.sampleCount());
-            PayloadBytes.put(out, u.ids());
+            byte[] ids = UpdateWire.upload(u.ids());
+            ByteBuffer out = ByteBuffer.allocate(1 + 4 + 4 + 8 + 4 + 4 + ids.length);
+            out.put(SEARCH_UPLOAD_16).putInt(u.round()).putInt(u.clientId()).putDouble(u.loss())
+                    .putInt(u.sampleCount()).putInt(u.ids().length).put(ids);
             return out.array();
         }
         if (payload instanceof PersonalResult r) {
@@ -126,6 +141,9 @@ public final class DlsEcPayloads implements PayloadCodec {
                         PayloadBytes.ints(in));
                 case PERSONAL_RESULT -> personal(in);
                 case PERSONAL_PROMPT -> new PersonalPrompt(PayloadBytes.doubles(in));
+                case DOWNLINK_UPDATE -> downlinkUpdate(in);
+                case SEARCH_UPLOAD_16 -> new SearchUpload(in.getInt(), in.getInt(), in.getDouble(), in.getInt(),
+                        ids16(in));
                 default -> throw new IllegalArgumentException("unknown " + NAME + " payload kind " + kind);
             };
         });
@@ -161,5 +179,29 @@ public final class DlsEcPayloads implements PayloadCodec {
     private static PersonalResult personal(ByteBuffer in) {
         return new PersonalResult(in.getInt(), in.getInt(), in.getDouble(), in.getInt(), in.get() != 0, in.getInt(),
                 in.getInt(), in.getInt());
+    }
+
+    private static DlsEcUpdate downlinkUpdate(ByteBuffer in) {
+        boolean compressed = in.get() == COMPRESSED;
+        int length = in.getInt();
+        int width = in.getInt();
+        if (length < 1 || width < 1 || (long) length * width * (compressed ? 4 : 2) != in.remaining()) {
+            throw new IllegalArgumentException("a DLS-EC update of " + length + " x " + width + " does not fit its "
+                    + in.remaining() + " bytes");
+        }
+        byte[] message = new byte[in.remaining()];
+        in.get(message);
+        return new DlsEcUpdate(UpdateWire.readDownload(message, length, compressed ? width : 0,
+                compressed ? 0 : width, compressed));
+    }
+
+    private static int[] ids16(ByteBuffer in) {
+        int count = in.getInt();
+        if (count < 0 || 2L * count > in.remaining()) {
+            throw new java.nio.BufferUnderflowException();
+        }
+        byte[] ids = new byte[2 * count];
+        in.get(ids);
+        return UpdateWire.readUpload(ids);
     }
 }

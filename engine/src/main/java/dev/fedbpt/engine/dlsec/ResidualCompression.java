@@ -1,5 +1,6 @@
 package dev.fedbpt.engine.dlsec;
 
+import dev.fedbpt.engine.method.Fp16;
 import org.apache.commons.math3.linear.Array2DRowRealMatrix;
 import org.apache.commons.math3.linear.ArrayRealVector;
 import org.apache.commons.math3.linear.DecompositionSolver;

@@ -1,5 +1,6 @@
 package dev.fedbpt.engine.dlsec;
 
+import dev.fedbpt.engine.method.Fp16;
 import java.nio.ByteBuffer;
 
 /**

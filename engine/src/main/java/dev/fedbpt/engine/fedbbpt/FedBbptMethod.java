@@ -189,19 +189,4 @@ public final class FedBbptMethod implements FederatedMethod {
         metrics.put("candidates", (double) state.candidates().length);
         return metrics;
     }
-
-    @Override
-    public long uplinkBytes(Upload upload) {
-        if (upload instanceof CountsUpload c) {
-            return 8L * c.entries();
-        }
-        double[][] theta = ((ThetaUpload) upload).theta();
-        return 4L * theta.length * (theta.length == 0 ? 0 : theta[0].length);
-    }
-
-    @Override
-    public long downlinkBytes(MethodState global) {
-        FedBbptState state = (FedBbptState) global;
-        return 4L * state.promptLength() * state.candidates().length;
-    }
 }

@@ -9,6 +9,7 @@ import dev.fedbpt.engine.cmaes.PycmaParameters;
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.method.ClientProcedure;
+import dev.fedbpt.engine.method.Precision;
 import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
@@ -34,6 +35,7 @@ public final class ClientSearch implements ClientProcedure {
     private final AskTell cmaes;
     private final List<int[]> perturbedOnce; // the round's mask under Mask.PER_ROUND, else null
     private final double[] sigmas;
+    private final double[][] told; // the fitness values each iteration told the search
     private int iteration;
     private int nonFinite;
     private Step pending;
@@ -70,6 +72,7 @@ public final class ClientSearch implements ClientProcedure {
                         experimentSeed, round, clientId)
                 : null;
         this.sigmas = new double[config.iterations()];
+        this.told = new double[config.iterations()][];
         this.pending = prepareIteration();
     }
 
@@ -127,11 +130,11 @@ public final class ClientSearch implements ClientProcedure {
                     f = config.optimizer() == ClientSearchConfig.Optimizer.PYCMA && Double.isNaN(f)
                             ? Double.NaN : Double.POSITIVE_INFINITY;
                 }
-                fitness[k] = f;
+                // Rounded before the search takes it where the server replays the search from what is uploaded.
+                fitness[k] = config.uploadLocalState() ? config.precision().round(f) : f;
             }
-            double used = cmaes.sigma();
-            cmaes.tell(candidates, fitness);
-            sigmas[iteration] = config.sigmaList() == ClientSearchConfig.SigmaList.USED ? used : cmaes.sigma();
+            told[iteration] = fitness.clone(); // as told: a search may rewrite its argument (NaN -> median)
+            sigmas[iteration] = tell(cmaes, config, candidates, fitness);
             iteration++;
             pending = iteration < config.iterations() ? prepareIteration() : prepareFinal();
         } else {
@@ -139,11 +142,51 @@ public final class ClientSearch implements ClientProcedure {
             if (!Double.isFinite(loss)) {
                 nonFinite++;
             }
-            LocalResult result = new LocalResult(round, clientId, cmaes.mean(), sigmas.clone(), loss, data.size(),
-                    config.uploadLocalState() ? cmaes.state() : null);
+            Precision precision = config.precision();
+            LocalResult result = new LocalResult(round, clientId, precision.round(cmaes.mean()),
+                    precision.round(sigmas.clone()), precision.round(loss), data.size(), null,
+                    config.uploadLocalState() ? told.clone() : null);
             pending = new Finished(result, null);
             candidates = null;
         }
+    }
+
+    /**
+     * The search a client ran, replayed from the fitness values it told in each iteration: the same candidates
+     * (drawn from the same coordinates of the experiment seed) told the same values, so the final state equals the
+     * client's bit for bit. The server rebuilds FedAvg-BBT's local states this way instead of receiving them.
+     *
+     * @param start the round's starting point ({@link #startingPoint}); not modified
+     * @throws IllegalArgumentException when {@code told} does not have one row of lambda values per iteration
+     */
+    public static AskTell replay(AskTell start, ClientSearchConfig config, long experimentSeed, int round,
+                                 int clientId, double[][] told) {
+        if (told == null || told.length != config.iterations()) {
+            throw new IllegalArgumentException("client " + clientId + " told " + (told == null ? "no" : told.length)
+                    + " iterations' fitness values, expected " + config.iterations());
+        }
+        AskTell search = start.copy();
+        for (int i = 0; i < told.length; i++) {
+            double[][] asked = ask(search, experimentSeed, round, clientId, i);
+            if (told[i] == null || told[i].length != asked.length) {
+                throw new IllegalArgumentException("client " + clientId + " told " + (told[i] == null ? 0
+                        : told[i].length) + " fitness values in iteration " + i + ", expected " + asked.length);
+            }
+            tell(search, config, asked, told[i].clone());
+        }
+        return search;
+    }
+
+    /** One iteration's candidates: the draw every client and every replay of it makes alike. */
+    private static double[][] ask(AskTell search, long seed, int round, int clientId, int iteration) {
+        return search.ask(Rng.of(seed, Purpose.CLIENT_CMAES, round, clientId, iteration));
+    }
+
+    /** Tells the search; returns the sigma the upload's list records for this iteration. */
+    private static double tell(AskTell search, ClientSearchConfig config, double[][] candidates, double[] fitness) {
+        double used = search.sigma();
+        search.tell(candidates, fitness);
+        return config.sigmaList() == ClientSearchConfig.SigmaList.USED ? used : search.sigma();
     }
 
     /** Eq. 7's F^ = L(clean) / L(perturbed) of mean losses, or the clean loss alone without a perturbed copy. */
@@ -153,7 +196,7 @@ public final class ClientSearch implements ClientProcedure {
     }
 
     private Step prepareIteration() {
-        double[][] asked = cmaes.ask(Rng.of(seed, Purpose.CLIENT_CMAES, round, clientId, iteration));
+        double[][] asked = ask(cmaes, seed, round, clientId, iteration);
         List<int[]> perturbed = perturbedOnce != null ? perturbedOnce
                 : config.perturbationRate() > 0
                 ? Perturbation.perturb(data.tokenIds(), vocabulary, config.perturbationRate(), seed, round, clientId,

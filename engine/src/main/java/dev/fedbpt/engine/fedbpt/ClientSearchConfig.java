@@ -1,17 +1,21 @@
 package dev.fedbpt.engine.fedbpt;
 
 import dev.fedbpt.engine.cmaes.Cmaes;
+import dev.fedbpt.engine.method.Precision;
 
 /**
  * Local search settings of one client (paper: I = 8 iterations, population 5, perturbation rate 0.5), and the items
  * in which the paper's reading and the reference code's differ (../shared/reference/FEDBPT.md).
- * {@code uploadLocalState}: whether the client's result carries its whole local CMA-ES state (the d x d covariance,
- * 2 MB at d = 500). FedAvg-BBT averages those states; FedBPT uploads only its mean and sigmas (d + I + 1 numbers),
- * so neither the network nor the journal should carry the rest.
+ * {@code uploadLocalState}: whether the server needs the client's whole local CMA-ES state (FedAvg-BBT averages
+ * them). The client then uploads the fitness values it told its search (I x lambda numbers), from which the server
+ * replays the state ({@link ClientSearch#replay}), rather than the state itself (the d x d covariance, 2 MB at
+ * d = 500). FedBPT uploads only its mean and sigmas (d + I + 1 numbers). {@code precision}: the width of the numbers
+ * a client uploads (float64, exact, by default); the told fitness values are rounded before the client's own search
+ * takes them, so the server's replay stays exact.
  */
 public record ClientSearchConfig(int iterations, int populationSize, double perturbationRate,
                                  boolean uploadLocalState, Optimizer optimizer, SigmaList sigmaList, Start start,
-                                 Ranking ranking, Mask mask) {
+                                 Ranking ranking, Mask mask, Precision precision) {
 
     /** The local evolution strategy. */
     public enum Optimizer {
@@ -50,6 +54,13 @@ public record ClientSearchConfig(int iterations, int populationSize, double pert
                 Start.GLOBAL_STATE, Ranking.CLEAN_LOSS, Mask.PER_ITERATION);
     }
 
+    /** Uploads at full precision (float64). */
+    public ClientSearchConfig(int iterations, int populationSize, double perturbationRate, boolean uploadLocalState,
+                              Optimizer optimizer, SigmaList sigmaList, Start start, Ranking ranking, Mask mask) {
+        this(iterations, populationSize, perturbationRate, uploadLocalState, optimizer, sigmaList, start, ranking,
+                mask, Precision.FLOAT64);
+    }
+
     public ClientSearchConfig {
         if (iterations < 1) {
             throw new IllegalArgumentException("iterations must be >= 1, was " + iterations);
@@ -57,8 +68,10 @@ public record ClientSearchConfig(int iterations, int populationSize, double pert
         if (populationSize < 2) {
             throw new IllegalArgumentException("populationSize must be >= 2, was " + populationSize);
         }
-        if (optimizer == null || sigmaList == null || start == null || ranking == null || mask == null) {
-            throw new IllegalArgumentException("optimizer, sigmaList, start, ranking and mask must not be null");
+        if (optimizer == null || sigmaList == null || start == null || ranking == null || mask == null
+                || precision == null) {
+            throw new IllegalArgumentException("optimizer, sigmaList, start, ranking, mask and precision must not be"
+                    + " null");
         }
         if (!(perturbationRate >= 0 && perturbationRate < 1)) {
             throw new IllegalArgumentException("perturbationRate must be in [0, 1), was " + perturbationRate);

@@ -57,10 +57,6 @@ public final class FedAvgBbtStrategy implements ServerStrategy {
         return "fedavg-bbt";
     }
 
-    @Override
-    public long uplinkBytes(LocalResult result) {
-        return CommunicationCost.fedAvgBbtUplinkBytes(result.mean().length, result.sigmas().length);
-    }
 
     @Override
     public GlobalState aggregate(GlobalState current, List<LocalResult> results) {
@@ -82,7 +78,7 @@ public final class FedAvgBbtStrategy implements ServerStrategy {
             CmaesState s = r.localState();
             if (s == null) {
                 throw new IllegalArgumentException("FedAvg-BBT averages the clients' local CMA-ES states, but client "
-                        + r.clientId() + " uploaded none (its search ran with uploadLocalState = false)");
+                        + r.clientId() + " uploaded none (and no fitness values to replay its search from)");
             }
             for (int i = 0; i < d; i++) {
                 mean[i] += p * r.mean()[i];

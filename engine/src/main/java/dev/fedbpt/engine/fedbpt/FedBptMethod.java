@@ -6,6 +6,7 @@ import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.Downlink;
 import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.engine.method.MethodState;
+import dev.fedbpt.engine.method.Payload;
 import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.engine.method.Upload;
 import java.util.Arrays;
@@ -19,6 +20,11 @@ import java.util.Map;
  * state is the server's CMA-ES ({@link GlobalState}), every sampled client receives it whole and runs
  * {@link ClientSearch}, the {@link ServerStrategy} aggregates, and evaluation scores the global mean.
  *
+ * <p>The downlink is the whole state (d x d covariance included, about 2 MB at d = 500), so a holder of one round's
+ * downlink rebuilds the next from the round's uploads ({@link #replay}, the framework's {@code RoundUpdate}). Where
+ * the strategy averages the clients' local states (FedAvg-BBT), clients upload the fitness values they told their
+ * search and the server replays it, so neither direction carries a covariance.
+ *
  * <p>The clients of one JVM start every round from the same downlink instance; the first decomposes its covariance
  * (O(d^3), about 0.45 s at d = 500) and the others copy the result instead of repeating it, bit-identical to each
  * client building its own. Only the latest round's start is kept.
@@ -30,18 +36,23 @@ public final class FedBptMethod implements FederatedMethod {
     private final int dimension;
     private final double sigma0;
     private final boolean runsRounds;
+    private final long seed;
     private final Map<String, Object> resultFields;
     private GlobalState startFor;
     private AskTell start;
 
     public FedBptMethod(String name, ServerStrategy strategy, ClientSearchConfig search, int dimension,
-                        double sigma0, boolean runsRounds) {
-        this(name, strategy, search, dimension, sigma0, runsRounds, Map.of());
+                        double sigma0, boolean runsRounds, long seed) {
+        this(name, strategy, search, dimension, sigma0, runsRounds, seed, Map.of());
     }
 
-    /** @param resultFields what result.json records of the reading this method runs ({@link #resultFields()}) */
+    /**
+     * @param seed         the experiment seed, from which the server replays the clients' searches where the
+     *                     strategy needs their local states ({@link LocalResult#told()})
+     * @param resultFields what result.json records of the reading this method runs ({@link #resultFields()})
+     */
     public FedBptMethod(String name, ServerStrategy strategy, ClientSearchConfig search, int dimension,
-                        double sigma0, boolean runsRounds, Map<String, Object> resultFields) {
+                        double sigma0, boolean runsRounds, long seed, Map<String, Object> resultFields) {
         if (name == null || strategy == null || search == null) {
             throw new IllegalArgumentException("name, strategy and search must not be null");
         }
@@ -54,6 +65,7 @@ public final class FedBptMethod implements FederatedMethod {
         this.dimension = dimension;
         this.sigma0 = sigma0;
         this.runsRounds = runsRounds;
+        this.seed = seed;
         this.resultFields = Collections.unmodifiableMap(new LinkedHashMap<>(resultFields));
     }
 
@@ -111,7 +123,20 @@ public final class FedBptMethod implements FederatedMethod {
 
     @Override
     public GlobalState aggregate(MethodState global, List<Upload> uploads) {
-        return strategy.aggregate((GlobalState) global, uploads.stream().map(u -> (LocalResult) u).toList());
+        GlobalState state = (GlobalState) global;
+        return strategy.aggregate(state, uploads.stream().map(u -> withLocalState(state, (LocalResult) u)).toList());
+    }
+
+    /** The result with its local state, replayed from its told fitness values when the strategy needs it. */
+    private LocalResult withLocalState(GlobalState global, LocalResult result) {
+        if (!strategy.needsLocalStates() || result.localState() != null || result.told() == null) {
+            return result;
+        }
+        return result.withLocalState(replayed(global, result).state());
+    }
+
+    private AskTell replayed(GlobalState global, LocalResult result) {
+        return ClientSearch.replay(startOf(global), search, seed, global.round(), result.clientId(), result.told());
     }
 
     @Override
@@ -128,7 +153,17 @@ public final class FedBptMethod implements FederatedMethod {
             return "mean has dimension " + result.mean().length + ", expected " + dimension;
         }
         if (strategy.needsLocalStates() && result.localState() == null) {
-            return "no local CMA-ES state, which this method averages";
+            if (result.told() == null) {
+                return "neither a local CMA-ES state, which this method averages, nor the fitness values to replay it";
+            }
+            try {
+                if (!Arrays.equals(search.precision().round(replayed((GlobalState) global, result).mean()),
+                        result.mean())) {
+                    return "its mean is not the one its search gives when replayed from its told fitness values";
+                }
+            } catch (IllegalArgumentException wrongShape) {
+                return wrongShape.getMessage();
+            }
         }
         if (!Arrays.stream(result.mean()).allMatch(Double::isFinite)
                 || !Arrays.stream(result.sigmas()).allMatch(Double::isFinite)) {
@@ -149,13 +184,18 @@ public final class FedBptMethod implements FederatedMethod {
         return metrics;
     }
 
+    /** The downlink is the server's whole state, so a holder of it replays the server's aggregate from these. */
     @Override
-    public long uplinkBytes(Upload upload) {
-        return strategy.uplinkBytes((LocalResult) upload);
+    public RoundResults downlinkUpdate(MethodState global, int round, List<Upload> previousUploads) {
+        return runsRounds && previousUploads != null && !previousUploads.isEmpty()
+                ? new RoundResults(previousUploads.stream().map(u -> (LocalResult) u).toList()) : null;
     }
 
     @Override
-    public long downlinkBytes(MethodState global) {
-        return strategy.downlinkBytes((GlobalState) global);
+    public GlobalState replay(Downlink held, Payload update) {
+        if (!(held instanceof GlobalState state) || !(update instanceof RoundResults round)) {
+            throw new IllegalArgumentException(name + " rebuilds a global state from a round's results");
+        }
+        return aggregate(state, List.copyOf(round.results()));
     }
 }

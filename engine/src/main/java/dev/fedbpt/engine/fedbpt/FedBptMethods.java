@@ -3,6 +3,7 @@ package dev.fedbpt.engine.fedbpt;
 import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.Methods;
+import dev.fedbpt.engine.method.Precision;
 import java.util.List;
 import java.util.Map;
 
@@ -17,25 +18,26 @@ public final class FedBptMethods {
         MethodTraits evaluatesOnly = new MethodTraits(false, false, false);
         return List.of(
                 new Methods.Entry("fedbpt", MethodTraits.FEDERATED,
-                        c -> method("fedbpt", fedBptStrategy(c.settings()), c.settings(), true)),
+                        c -> method("fedbpt", fedBptStrategy(c.settings()), c.settings(), true, c.seed())),
                 new Methods.Entry("fedavg-bbt", MethodTraits.FEDERATED,
-                        c -> method("fedavg-bbt", fedAvgStrategy(c.settings()), c.settings(), true)),
+                        c -> method("fedavg-bbt", fedAvgStrategy(c.settings()), c.settings(), true, c.seed())),
                 // Baselines that only evaluate: they run no rounds, so their strategy is never used. zero-shot scores
                 // the task's template and label descriptions alone; icl puts demonstrations before each test input.
                 new Methods.Entry("zero-shot", evaluatesOnly, c -> method("zero-shot",
-                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), false)),
+                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), false, c.seed())),
                 new Methods.Entry("icl", new MethodTraits(false, false, true), c -> method("icl",
-                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), false)),
+                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), false, c.seed())),
                 // Centralised BBT: FedAvg-BBT over a single client hands the client's whole CMA-ES state on, paths
                 // included, so the rounds chain into one local search.
                 new Methods.Entry("centralised-bbt", new MethodTraits(true, true, false), c -> method("centralised-bbt",
-                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), true)));
+                        new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), true, c.seed())));
     }
 
-    private static FedBptMethod method(String name, ServerStrategy strategy, MethodSettings s, boolean rounds) {
+    private static FedBptMethod method(String name, ServerStrategy strategy, MethodSettings s, boolean rounds,
+                                       long seed) {
         // The reading is recorded for the methods that search; the baselines read none of it.
         return new FedBptMethod(name, strategy, clientSearch(s, strategy.needsLocalStates()),
-                s.integer("search.dimension"), s.number("search.sigma0"), rounds,
+                s.integer("search.dimension"), s.number("search.sigma0"), rounds, seed,
                 rounds ? FedBptSettings.reading(s) : Map.of());
     }
 
@@ -58,6 +60,7 @@ public final class FedBptMethods {
                 s.choice("search.uploaded-sigmas", ClientSearchConfig.SigmaList.class),
                 s.choice("search.client-start", ClientSearchConfig.Start.class),
                 s.choice("search.client-ranking", ClientSearchConfig.Ranking.class),
-                s.choice("search.perturbation-mask", ClientSearchConfig.Mask.class));
+                s.choice("search.perturbation-mask", ClientSearchConfig.Mask.class),
+                s.choice("search.upload-precision", Precision.class));
     }
 }

@@ -124,7 +124,7 @@ public final class FedBptSettings implements SettingsRules {
 
     /**
      * What result.json records of the reading that ran: the profile, the step rule and the clients' CMA-ES, and
-     * every item a profile sets with the value the run used.
+     * every item a profile sets with the value the run used; and the width of the clients' uploads.
      */
     static Map<String, Object> reading(MethodSettings s) {
         Map<String, Object> fields = new LinkedHashMap<>();
@@ -136,6 +136,7 @@ public final class FedBptSettings implements SettingsRules {
             items.put(key, s.text(key));
         }
         fields.put("reading", items);
+        fields.put("upload_precision", s.text("search.upload-precision"));
         return fields;
     }
 }

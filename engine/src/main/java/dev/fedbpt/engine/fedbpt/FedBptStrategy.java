@@ -105,10 +105,6 @@ public final class FedBptStrategy implements ServerStrategy {
         return false; // the server's CMA-ES takes the clients' means and losses only
     }
 
-    @Override
-    public long uplinkBytes(LocalResult result) {
-        return CommunicationCost.fedBptUplinkBytes(result.mean().length, result.sigmas().length);
-    }
 
     @Override
     public GlobalState aggregate(GlobalState current, List<LocalResult> results) {

@@ -37,7 +37,7 @@ public final class LocalSimulation {
                     + clientData.size());
         }
         FedBptMethod method = new FedBptMethod(config.strategy().name(), config.strategy(), config.search(),
-                config.dimension(), config.sigma0(), true);
+                config.dimension(), config.sigma0(), true, config.seed());
         LocalRounds.Outcome outcome = LocalRounds.run(method, config.seed(), config.rounds(),
                 config.sampleFraction(), clientData, vocabulary, prompts(scorer), shuffleClientOrder);
         List<GlobalState> states = new ArrayList<>();

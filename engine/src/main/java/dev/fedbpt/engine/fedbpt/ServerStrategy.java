@@ -27,14 +27,6 @@ public interface ServerStrategy {
         return true;
     }
 
-    /** Bytes a client uploads for {@code result} under this strategy. */
-    long uplinkBytes(LocalResult result);
-
-    /** Bytes the server sends each sampled client so it can rebuild {@code state}. */
-    default long downlinkBytes(GlobalState state) {
-        return CommunicationCost.fedBptDownlinkBytes(state.cmaes().dimension());
-    }
-
     /**
      * Validates results for {@code current} and returns them sorted by (loss, clientId), non-finite losses last,
      * so the arrival order never matters.

@@ -344,17 +344,4 @@ final class PepTaoMethod implements FederatedMethod {
         }
         return count == 0 ? Double.NaN : sum / count;
     }
-
-    /** Float32 parameters each way; a keep ratio up (the selection round's scores ride on the warm-up uploads). */
-    @Override
-    public long uplinkBytes(Upload upload) {
-        if (upload instanceof PepTaoUpload u) return 4L * u.selected().length + 8L * u.layerScores().length;
-        return upload instanceof RatioUpload ? 8 : 0;
-    }
-
-    @Override
-    public long downlinkBytes(MethodState global) {
-        PepTaoState s = (PepTaoState) global;
-        return s.selected() == null ? 4L * layout().size() : 4L * slice(s.selected()).size();
-    }
 }

@@ -125,14 +125,4 @@ final class FedAvgPrompt implements FederatedMethod {
     public Map<String, Double> metrics(MethodState global) {
         return Map.of();
     }
-
-    @Override
-    public long uplinkBytes(Upload upload) {
-        return upload instanceof ParamsUpload u ? 4L * u.params().length : 0;
-    }
-
-    @Override
-    public long downlinkBytes(MethodState global) {
-        return 4L * ((PromptState) global).params().length;
-    }
 }

@@ -63,9 +63,27 @@ public interface FederatedMethod {
     /** What the method reports of a state, by name, in a fixed order (FedBPT: its step size "sigma"). */
     Map<String, Double> metrics(MethodState global);
 
-    /** Bytes a client sends for {@code upload}, as the method's paper counts them. */
-    long uplinkBytes(Upload upload);
+    /**
+     * What a client that holds round {@code round - 1}'s downlink needs to rebuild round {@code round}'s, or null
+     * when the method has nothing smaller than the downlink (such holders then get the whole downlink, as every
+     * client without it does). FedBPT and FedAvg-BBT, whose downlink is their whole state with its d x d covariance,
+     * send the previous round's uploads, from which the holder replays the server's aggregate; DLS-EC sends its
+     * compressed update. The framework wraps it in a {@link RoundUpdate} with the digest of the downlink it rebuilds.
+     *
+     * @param global          the state round {@code round} (0-based) starts from
+     * @param previousUploads the previous round's accepted uploads in client id order; null before the first round
+     */
+    default Payload downlinkUpdate(MethodState global, int round, List<Upload> previousUploads) {
+        return null;
+    }
 
-    /** Bytes each sampled client receives for a round started from {@code global}, as the paper counts them. */
-    long downlinkBytes(MethodState global);
+    /**
+     * Round {@code round}'s downlink rebuilt from {@code held}, round {@code round - 1}'s, and the
+     * {@link #downlinkUpdate} that leads from it: bit for bit what the server's {@code configure} gives.
+     *
+     * @throws IllegalArgumentException when {@code update} does not follow from {@code held}
+     */
+    default Downlink replay(Downlink held, Payload update) {
+        throw new IllegalArgumentException(name() + " sends no downlink updates");
+    }
 }

@@ -59,6 +59,64 @@ public final class PayloadBytes {
         return values;
     }
 
+    /** Bytes of {@code values} as {@link #putNarrow} writes them. */
+    public static int sizeNarrow(double[] values) {
+        return 1 + 4 + Precision.narrowest(values).bytes() * values.length;
+    }
+
+    /**
+     * The values at the narrowest IEEE 754 width that holds them all exactly ({@link Precision#narrowest}): a width
+     * byte (8, 4 or 2), the length, the values. {@link #narrowDoubles} reads back the same bits.
+     */
+    public static void putNarrow(ByteBuffer out, double[] values) {
+        Precision precision = Precision.narrowest(values);
+        out.put((byte) precision.bytes()).putInt(values.length);
+        for (double v : values) {
+            switch (precision) {
+                case FLOAT64 -> out.putDouble(v);
+                case FLOAT32 -> out.putFloat((float) v);
+                case FLOAT16 -> out.putShort(Fp16.fromFloat((float) v));
+            }
+        }
+    }
+
+    public static double[] narrowDoubles(ByteBuffer in) {
+        int width = in.get();
+        if (width != 8 && width != 4 && width != 2) {
+            throw new IllegalArgumentException("no number width of " + width + " bytes");
+        }
+        double[] values = new double[length(in, width)];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = width == 8 ? in.getDouble() : width == 4 ? in.getFloat() : Fp16.toFloat(in.getShort());
+        }
+        return values;
+    }
+
+    /** Bytes of a matrix as {@link #putNarrow(ByteBuffer, double[][])} writes it. */
+    public static int sizeNarrow(double[][] rows) {
+        int size = 4;
+        for (double[] row : rows) {
+            size += sizeNarrow(row);
+        }
+        return size;
+    }
+
+    /** The number of rows, then each row as {@link #putNarrow(ByteBuffer, double[])} writes it. */
+    public static void putNarrow(ByteBuffer out, double[][] rows) {
+        out.putInt(rows.length);
+        for (double[] row : rows) {
+            putNarrow(out, row);
+        }
+    }
+
+    public static double[][] narrowMatrix(ByteBuffer in) {
+        double[][] rows = new double[length(in, 5)][];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = narrowDoubles(in);
+        }
+        return rows;
+    }
+
     public static void put(ByteBuffer out, int[] values) {
         out.putInt(values.length);
         out.asIntBuffer().put(values);

@@ -1,10 +1,13 @@
 package dev.fedbpt.engine.dlsec;
 
+import dev.fedbpt.engine.method.Fp16;
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.fedbpt.Losses;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.RoundUpdate;
+import dev.fedbpt.engine.method.Downlink;
 import dev.fedbpt.engine.method.LocalRounds;
 import dev.fedbpt.engine.method.MethodContext;
 import dev.fedbpt.engine.method.MethodState;
@@ -101,7 +104,19 @@ class DlsEcMethodTest {
             for (int t = 0; t < rebuilt.length; t++) {
                 assertArrayEquals(next.prompt()[t], rebuilt[t], 0f, download + " position " + t);
             }
-            assertEquals(message.length, method.downlinkBytes(next));
+            assertEquals(message.length, ((DlsEcMethod) method).downlinkBytes(next));
+            // The framework's round update: the same message, rebuilt bit for bit and checked by its digest.
+            Downlink held = method.configure(previous, 1);
+            Downlink expected = method.configure(next, 2);
+            RoundUpdate update = RoundUpdate.decode(RoundUpdate.of(2, method.downlinkUpdate(next, 2,
+                    outcome.uploads().get(1)), expected).encode());
+            Downlink got = update.rebuild(method, held);
+            assertNotNull(got, download);
+            assertArrayEquals(RoundUpdate.sha256(expected), RoundUpdate.sha256(got));
+            assertTrue(RoundUpdate.encodedSize(update.update()) < RoundUpdate.payloadSize(expected));
+            assertEquals(message.length + 1 + 1 + 4 + 4, RoundUpdate.payloadSize(update.update()),
+                    "the paper's message after a 10-byte header");
+            assertNull(method.downlinkUpdate(outcome.initial(), 0, null), "the first prompt goes whole");
         }
     }
 
@@ -146,8 +161,8 @@ class DlsEcMethodTest {
         assertEquals(Personalisation.meanAccuracy(last.personal(), true, true), metrics.get("p_accuracy"));
         assertEquals((double) last.personal().get(3).tunedCorrect() / 20, metrics.get("np_accuracy"));
         assertNotNull(metrics.get("p_accuracy_untuned"));
-        assertEquals(0, method.uplinkBytes(outcome.uploads().get(federatedRounds).get(0)));
-        assertEquals(800 / 8 * 6 / 50, method.uplinkBytes(outcome.uploads().get(0).get(0)), "6 positions x 16 bits");
+        assertEquals(0, ((DlsEcMethod) method).uplinkBytes(outcome.uploads().get(federatedRounds).get(0)));
+        assertEquals(800 / 8 * 6 / 50, ((DlsEcMethod) method).uplinkBytes(outcome.uploads().get(0).get(0)), "6 positions x 16 bits");
     }
 
     @Test
@@ -183,8 +198,8 @@ class DlsEcMethodTest {
             assertEquals(expected, first.z()[i], 0f, "the uniform mean, in fp16");
             assertEquals(first.z()[i], Fp16.round(first.z()[i]), "z travels in fp16");
         }
-        assertEquals(2 * 5, method.uplinkBytes(uploads.get(0)), "d x 16 bits");
-        assertEquals(2 * 5, method.downlinkBytes(first));
+        assertEquals(2 * 5, ((BbtMethod) method).uplinkBytes(uploads.get(0)), "d x 16 bits");
+        assertEquals(2 * 5, ((BbtMethod) method).downlinkBytes(first));
         BbtState last = (BbtState) outcome.last();
         assertEquals(3, last.personal().size());
         assertNotNull(method.metrics(last).get("np_accuracy"));
@@ -207,7 +222,7 @@ class DlsEcMethodTest {
         assertEquals(2, last.personal().size());
         assertTrue(last.personal().stream().allMatch(PersonalResult::participant));
         assertNull(method.metrics(last).get("np_accuracy"), "no client was held out");
-        assertEquals(0, method.uplinkBytes(outcome.uploads().get(0).get(0)), "nothing federated");
+        assertEquals(0, ((BbtMethod) method).uplinkBytes(outcome.uploads().get(0).get(0)), "nothing federated");
         // Its untuned accuracy is the first prompt's: DLS-EC's before its first round.
         FederatedMethod dlsEc = method(Map.of(), 0);
         assertEquals(dlsEc.evaluationPrompt(dlsEc.initialize()).sha256(),

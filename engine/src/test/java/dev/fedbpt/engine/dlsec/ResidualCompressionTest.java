@@ -1,5 +1,6 @@
 package dev.fedbpt.engine.dlsec;
 
+import dev.fedbpt.engine.method.Fp16;
 import dev.fedbpt.engine.method.TokenEmbeddings;
 import org.junit.jupiter.api.Test;
 

@@ -79,21 +79,31 @@ class ClientSearchTest {
         assertEquals(Math.log(Math.exp(0.5) + 2) - 0.5 / 3, r.loss(), 1e-6);
         // The sigma list holds the sigma each iteration sampled with: s_0 = the start's, and not the last one.
         assertEquals(1.0, r.sigmas()[0]);
-        assertNotEquals(r.sigmas()[3], r.localState().sigma());
+        assertNotEquals(r.sigmas()[3], replayed(r, cfg, new double[7]).sigma());
         assertThrows(IllegalStateException.class, () -> cs.onScores(scores(1, 3, 3, 0)));
     }
 
     @Test
     void withoutLocalStateUploadTheResultCarriesOnlyWhatFedBptSends() {
-        LocalResult full = finish(new ClientSearchConfig(2, 5, 0.5, true));
+        ClientSearchConfig withStates = new ClientSearchConfig(2, 5, 0.5, true);
+        LocalResult full = finish(withStates);
         LocalResult meanOnly = finish(new ClientSearchConfig(2, 5, 0.5, false));
-        assertNotNull(full.localState());
+        assertNull(full.localState(), "the server replays it from the told fitness values");
+        assertEquals(2, full.told().length);
+        assertArrayEqualsBits(full.mean(), replayed(full, withStates, new double[7]).mean());
         assertNull(meanOnly.localState());
+        assertNull(meanOnly.told());
         assertArrayEqualsBits(full.mean(), meanOnly.mean());
         assertArrayEqualsBits(full.sigmas(), meanOnly.sigmas());
         assertEquals(full.loss(), meanOnly.loss());
         assertThrows(IllegalArgumentException.class, () -> new FedAvgBbtStrategy().aggregate(
                 new GlobalState(2, CmaesState.initial(new double[7], 1.0)), java.util.List.of(meanOnly)));
+    }
+
+    /** The local state the server rebuilds from the result's told fitness values (seed 9, round 2, start C = I). */
+    static CmaesState replayed(LocalResult r, ClientSearchConfig cfg, double[] startMean) {
+        return ClientSearch.replay(ClientSearch.startingPoint(CmaesState.initial(startMean, 1.0), cfg), cfg, 9, 2,
+                r.clientId(), r.told()).state();
     }
 
     private static LocalResult finish(ClientSearchConfig cfg) {

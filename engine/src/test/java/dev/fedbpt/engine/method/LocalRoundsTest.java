@@ -123,16 +123,6 @@ class LocalRoundsTest {
             metrics.put("norm", Math.hypot(((Point) global).x()[0], ((Point) global).x()[1]));
             return metrics;
         }
-
-        @Override
-        public long uplinkBytes(Upload upload) {
-            return 16;
-        }
-
-        @Override
-        public long downlinkBytes(MethodState global) {
-            return 16;
-        }
     }
 
     /** Loss |x|^2 in every row's first class score. */

@@ -1,4 +1,4 @@
-package dev.fedbpt.engine.dlsec;
+package dev.fedbpt.engine.method;
 
 import org.junit.jupiter.api.Test;
 

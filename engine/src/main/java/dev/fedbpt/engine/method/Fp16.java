@@ -1,14 +1,15 @@
-package dev.fedbpt.engine.dlsec;
+package dev.fedbpt.engine.method;
 
 /**
- * IEEE 754 binary16 ("fp16"), the precision DLS-EC's coefficients and FullDownload prompts travel in. Java 17 has no
+ * IEEE 754 binary16 ("fp16"), the precision DLS-EC's coefficients and FullDownload prompts travel in, and float16
+ * uploads ({@link Precision#FLOAT16}). Java 17 has no
  * {@code Float.floatToFloat16}; this is the JDK 20 algorithm (round to nearest, ties to even; overflow to infinity).
  * Server and clients round with this one function, so both hold bit-identical prompts.
  */
-final class Fp16 {
+public final class Fp16 {
     private Fp16() {}
 
-    static short fromFloat(float f) {
+    public static short fromFloat(float f) {
         int bits = Float.floatToRawIntBits(f);
         short sign = (short) ((bits & 0x8000_0000) >> 16);
         if (Float.isNaN(f)) {
@@ -41,7 +42,7 @@ final class Fp16 {
         return (short) (sign | (((exp + 15) << 10) + half));
     }
 
-    static float toFloat(short half) {
+    public static float toFloat(short half) {
         int signBit = 0x8000 & half;
         int expBits = 0x7c00 & half;
         int significand = 0x03ff & half;
@@ -58,7 +59,7 @@ final class Fp16 {
     }
 
     /** {@code value} as the receiver of its fp16 encoding reads it. */
-    static float round(double value) {
+    public static float round(double value) {
         return toFloat(fromFloat((float) value));
     }
 }
