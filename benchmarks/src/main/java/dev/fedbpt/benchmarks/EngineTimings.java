@@ -80,8 +80,16 @@ final class EngineTimings {
         AskTell shared = ClientSearch.startingPoint(global.cmaes(), search);
         double sharedMs = medianMs(reps, () -> upload(new ClientSearch(shared, search, data, vocabulary,
                 settings.seed(), global.round(), 0)));
+        // FedAvg-BBT's server rebuilds each client's local state from the fitness values it told its search.
+        ClientSearchConfig telling = new ClientSearchConfig(search.iterations(), search.populationSize(),
+                search.perturbationRate(), true, search.optimizer(), search.sigmaList(), search.start(),
+                search.ranking(), search.mask(), search.precision());
+        double[][] told = upload(new ClientSearch(shared, telling, data, vocabulary, settings.seed(), global.round(),
+                0)).told();
+        double replayMs = medianMs(reps, () -> ClientSearch.replay(shared, telling, settings.seed(), global.round(), 0,
+                told).state());
         return new EngineCosts(settings.sampled(), settings.dimension(), serverMs, prepareMs, clientMs, sharedMs,
-                reps);
+                replayMs, reps);
     }
 
     private static FedBptMethod fedBpt(ExperimentConfig config) {

@@ -207,10 +207,12 @@ public final class PopulationBench {
      * server computes it while the clients search, {@code ServerStrategy.prepare}), and one client's local
      * search with a scorer that costs next to nothing, once from scratch (as a client alone on its machine: its
      * own O(d^3) decomposition of the global covariance) and once from a shared, already decomposed start (as the
-     * clients of one cluster member run, see SharedStart).
+     * clients of one cluster member run, see SharedStart); and that search replayed from the fitness values it told,
+     * without the model, from the shared start, as FedAvg-BBT's server rebuilds each client's local state.
      */
     public record EngineCosts(int sampled, int dimension, double serverUpdateMs, double serverPrepareMs,
-                              double clientSearchMs, double clientSearchSharedStartMs, int reps) {}
+                              double clientSearchMs, double clientSearchSharedStartMs, double searchReplayMs,
+                              int reps) {}
 
     /**
      * Everything measured. Slopes are least squares over the series: MB per 1000 population clients and MB per

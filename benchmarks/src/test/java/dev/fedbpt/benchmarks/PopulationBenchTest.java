@@ -44,6 +44,7 @@ class PopulationBenchTest {
         assertPositive("server prepare", result.engine().serverPrepareMs());
         assertPositive("client search", result.engine().clientSearchMs());
         assertPositive("client search from a shared start", result.engine().clientSearchSharedStartMs());
+        assertPositive("client search replayed", result.engine().searchReplayMs());
 
         assertEquals(2, result.frames().size());
         result.frames().forEach(frame -> assertTrue(frame.bytes() > 0 && frame.fits(), frame.toString()));

@@ -78,6 +78,7 @@ final class PopulationBenchCommand implements Callable<Integer> {
         out.put("server_prepare_ms", result.engine().serverPrepareMs());
         out.put("client_search_ms", result.engine().clientSearchMs());
         out.put("client_search_shared_start_ms", result.engine().clientSearchSharedStartMs());
+        out.put("search_replay_ms", result.engine().searchReplayMs());
         out.put("engine_reps", result.engine().reps());
         out.put("bytes_per_round", main.bytesPerRound());
         out.put("bytes_down_per_sampled_client", main.clientBytes().downPerSampledClient());
@@ -149,6 +150,8 @@ final class PopulationBenchCommand implements Callable<Integer> {
                 "one client's local search", engine.clientSearchMs());
         System.out.printf(Locale.ROOT, "%-34s %10.1f ms (starting from a shared, decomposed C)%n", "",
                 engine.clientSearchSharedStartMs());
+        System.out.printf(Locale.ROOT, "%-34s %10.1f ms (from its told fitness values, no model: what FedAvg-BBT's"
+                + " server does per upload)%n", "that search replayed", engine.searchReplayMs());
         System.out.printf(Locale.ROOT, "%-34s %10.2f x one client's local search%n", "server update / client search",
                 engine.serverUpdateMs() / engine.clientSearchMs());
         System.out.printf(Locale.ROOT, "%-34s %10.3f MB per round between members%n", "traffic",

@@ -1,6 +1,7 @@
 package dev.fedbpt.engine.fedbpt;
 
 import dev.fedbpt.engine.cmaes.AskTell;
+import dev.fedbpt.engine.cmaes.CmaesState;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.Downlink;
@@ -11,6 +12,7 @@ import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.engine.method.Upload;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +42,8 @@ public final class FedBptMethod implements FederatedMethod {
     private final Map<String, Object> resultFields;
     private GlobalState startFor;
     private AskTell start;
+    private final Map<LocalResult, CmaesState> replays = new IdentityHashMap<>(); // of replaysFor's round
+    private GlobalState replaysFor;
 
     public FedBptMethod(String name, ServerStrategy strategy, ClientSearchConfig search, int dimension,
                         double sigma0, boolean runsRounds, long seed) {
@@ -124,7 +128,14 @@ public final class FedBptMethod implements FederatedMethod {
     @Override
     public GlobalState aggregate(MethodState global, List<Upload> uploads) {
         GlobalState state = (GlobalState) global;
-        return strategy.aggregate(state, uploads.stream().map(u -> withLocalState(state, (LocalResult) u)).toList());
+        GlobalState next = strategy.aggregate(state, uploads.stream().map(u -> withLocalState(state, (LocalResult) u))
+                .toList());
+        synchronized (replays) { // the round is over: its clients' states are not needed again
+            if (replaysFor == state) {
+                replays.clear();
+            }
+        }
+        return next;
     }
 
     /** The result with its local state, replayed from its told fitness values when the strategy needs it. */
@@ -132,11 +143,34 @@ public final class FedBptMethod implements FederatedMethod {
         if (!strategy.needsLocalStates() || result.localState() != null || result.told() == null) {
             return result;
         }
-        return result.withLocalState(replayed(global, result).state());
+        return result.withLocalState(replayed(global, result));
     }
 
-    private AskTell replayed(GlobalState global, LocalResult result) {
-        return ClientSearch.replay(startOf(global), search, seed, global.round(), result.clientId(), result.told());
+    /**
+     * The client's final local state, its search replayed from its told fitness values. The server screens an upload
+     * and later aggregates the same instance, so the latest round's replays are kept by upload identity until the
+     * next round (a replay is bit for bit the same computation again; a journal's replay, with new instances, simply
+     * computes it). They are as large as the states clients uploaded before they sent fitness values instead.
+     */
+    private CmaesState replayed(GlobalState global, LocalResult result) {
+        synchronized (replays) {
+            if (global != replaysFor) {
+                replays.clear();
+                replaysFor = global;
+            }
+            CmaesState kept = replays.get(result);
+            if (kept != null) {
+                return kept;
+            }
+        }
+        CmaesState state = ClientSearch.replay(startOf(global), search, seed, global.round(), result.clientId(),
+                result.told()).state();
+        synchronized (replays) {
+            if (global == replaysFor) {
+                replays.put(result, state);
+            }
+        }
+        return state;
     }
 
     @Override
