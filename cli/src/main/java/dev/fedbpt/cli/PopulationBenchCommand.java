@@ -150,8 +150,8 @@ final class PopulationBenchCommand implements Callable<Integer> {
                 "one client's local search", engine.clientSearchMs());
         System.out.printf(Locale.ROOT, "%-34s %10.1f ms (starting from a shared, decomposed C)%n", "",
                 engine.clientSearchSharedStartMs());
-        System.out.printf(Locale.ROOT, "%-34s %10.1f ms (from its told fitness values, no model: what FedAvg-BBT's"
-                + " server does per upload)%n", "that search replayed", engine.searchReplayMs());
+        System.out.printf(Locale.ROOT, "%-34s %10.1f ms (from its told fitness values, no model: what a server that"
+                + " averages local states does per upload)%n", "that search replayed", engine.searchReplayMs());
         System.out.printf(Locale.ROOT, "%-34s %10.2f x one client's local search%n", "server update / client search",
                 engine.serverUpdateMs() / engine.clientSearchMs());
         System.out.printf(Locale.ROOT, "%-34s %10.3f MB per round between members%n", "traffic",
