@@ -107,6 +107,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     public static final String PERSISTENCE_ID = "experiment";
     private static final int KEPT_SNAPSHOTS = 2;
+    private static final String MISSED_DEADLINE = "missed the round deadline";
 
     /** How often round messages that no client confirmed are sent again (cluster only, see ClientDirectory). */
     private static final Duration RESEND_UNCONFIRMED = Duration.ofSeconds(3);
@@ -413,7 +414,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         }
         List<ServerEvent> drops = new ArrayList<>();
         for (int clientId : open.pending()) {
-            drops.add(new ServerEvent.ClientDropped(open.round(), clientId, "missed the round deadline"));
+            drops.add(new ServerEvent.ClientDropped(open.round(), clientId, MISSED_DEADLINE));
         }
         if (drops.isEmpty()) {
             return closeOrResample(state);
@@ -443,9 +444,14 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
                     open.attempt(), open.accepted().size(), open.sampled().length, needed);
             return openRound(open.round(), open.attempt() + 1);
         }
-        listener.onFailed("round " + open.round() + " reached no quorum (" + needed + " of " + open.sampled().length
-                + " results) in " + open.attempt() + " attempts; everything up to round " + (open.round() - 1)
-                + " is stored, and `fedbpt resume` retries this round");
+        long late = open.dropped().stream().filter(d -> d.reason().equals(MISSED_DEADLINE)).count();
+        listener.onFailed("round " + open.round() + " reached no quorum in " + open.attempt() + " attempts (the last: "
+                + open.accepted().size() + " of " + open.sampled().length + " results, " + needed + " needed"
+                + (late == 0 ? "" : "; " + late + " clients missed the round deadline of "
+                        + settings.roundDeadline().toMillis() / 1000.0 + " s: on a slow or busy machine, raise"
+                        + " federation.round-deadline")
+                + "); everything up to round " + (open.round() - 1) + " is stored, and `fedbpt resume` retries"
+                + " this round");
         return Effect().none().thenStop();
     }
 
