@@ -3,6 +3,8 @@ package dev.fedbpt.benchmarks;
 import akka.actor.ActorSystem;
 import akka.serialization.Serialization;
 import akka.serialization.SerializationExtension;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.fedbpt.actors.AkkaDefaults;
@@ -170,27 +172,21 @@ public final class PopulationBench {
             long sampled = 0;
             long reported = 0;
             try {
+                ObjectMapper json = new ObjectMapper();
                 for (String line : Files.readAllLines(metrics)) {
-                    long round = field(line, "round");
-                    if (round >= firstRound && round <= lastRound) {
-                        down += field(line, "bytes_down");
-                        up += field(line, "bytes_up");
-                        sampled += field(line, "sampled");
-                        reported += field(line, "reported");
+                    JsonNode round = json.readTree(line);
+                    int number = round.get("round").asInt();
+                    if (number >= firstRound && number <= lastRound) {
+                        down += round.get("bytes_down").asLong();
+                        up += round.get("bytes_up").asLong();
+                        sampled += round.get("sampled").asLong();
+                        reported += round.get("reported").asLong();
                     }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + metrics, e);
             }
             return new ClientBytes((double) down / sampled, (double) up / reported);
-        }
-
-        private static long field(String jsonLine, String name) {
-            Matcher m = Pattern.compile("\"" + name + "\":(\\d+)").matcher(jsonLine);
-            if (!m.find()) {
-                throw new IllegalStateException("no " + name + " in a metrics line: " + jsonLine);
-            }
-            return Long.parseLong(m.group(1));
         }
     }
 

@@ -10,9 +10,9 @@ import akka.actor.typed.javadsl.TimerScheduler;
 import dev.fedbpt.actors.WireMessage;
 import dev.fedbpt.engine.method.Downlink;
 import dev.fedbpt.engine.method.FederatedMethod;
-import dev.fedbpt.engine.method.RoundUpdate;
 import dev.fedbpt.engine.method.Payload;
 import dev.fedbpt.engine.method.RoundNumbers;
+import dev.fedbpt.engine.method.RoundUpdate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,7 +72,8 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
     private int round = -1;
     private Downlink global;
     private Payload downlinkUpdate; // on the server's member: what rebuilds `global` from the round before
-    private byte[] update;                // its encoding, made at the first fetch that can use it
+    private boolean updateMade;     // whether `update` was made for the published round
+    private byte[] update;          // its encoding when smaller than `global`'s, else null
     private int waitingRound = -1;
     private ActorRef<Command> waitingSource;
     private final List<ActorRef<Global>> waiting = new ArrayList<>();
@@ -109,6 +110,7 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
         round = publish.round();
         global = publish.global();
         downlinkUpdate = publish.downlinkUpdate();
+        updateMade = false;
         update = null;
         answerWaiting(round, global);
         return this;
@@ -159,11 +161,12 @@ public final class RoundStates extends AbstractBehavior<RoundStates.Command> {
 
     /** The encoded update to the published round, when there is one and it is smaller than the state; else null. */
     private byte[] update() {
-        if (update == null && downlinkUpdate != null) {
-            byte[] encoded = RoundUpdate.of(RoundNumbers.index(round), downlinkUpdate, global).encode();
-            update = encoded.length < RoundUpdate.payloadSize(global) ? encoded : new byte[0];
+        if (!updateMade) { // at the first fetch that can use it
+            update = downlinkUpdate == null ? null
+                    : RoundUpdate.encodedIfSmaller(RoundNumbers.index(round), downlinkUpdate, global);
+            updateMade = true;
         }
-        return update == null || update.length == 0 ? null : update;
+        return update;
     }
 
     private Behavior<Command> onUpdate(Update answer) {

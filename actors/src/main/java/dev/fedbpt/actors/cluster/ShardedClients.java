@@ -9,8 +9,8 @@ import dev.fedbpt.engine.method.Payload;
 
 /**
  * The server's side of sharded clients: publishes the round's downlink (and the method's update that rebuilds it
- * from the previous round's) to its member's {@link RoundStates} once, then sends each sampled client a small round message through sharding, which starts the entity wherever
- * its shard lives.
+ * from the previous round's) to its member's {@link RoundStates} once, then sends each sampled client a small round
+ * message through sharding, which starts the entity wherever its shard lives.
  */
 final class ShardedClients implements ClientDirectory {
     private final ClusterSharding sharding;

@@ -1,11 +1,11 @@
 package dev.fedbpt.engine.dlsec;
 
-import dev.fedbpt.engine.method.Fp16;
 import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.Downlink;
 import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.Fp16;
 import dev.fedbpt.engine.method.MethodContext;
 import dev.fedbpt.engine.method.MethodState;
 import dev.fedbpt.engine.method.Payload;

@@ -69,10 +69,16 @@ public final class DlsEcPayloads implements PayloadCodec {
             // The paper's message after its shape: compressed or full, T, and Phi (compressed) or D (full).
             byte[] message = UpdateWire.download(u.update());
             boolean compressed = u.update() instanceof Update.Compressed;
-            int width = compressed ? ((Update.Compressed) u.update()).tokens()[0].length
-                    : ((Update.Full) u.update()).prompt()[0].length;
-            int length = compressed ? ((Update.Compressed) u.update()).tokens().length
-                    : ((Update.Full) u.update()).prompt().length;
+            int length;
+            int width;
+            if (u.update() instanceof Update.Compressed c) {
+                length = c.tokens().length;
+                width = c.tokens()[0].length;
+            } else {
+                float[][] prompt = ((Update.Full) u.update()).prompt();
+                length = prompt.length;
+                width = prompt[0].length;
+            }
             ByteBuffer out = ByteBuffer.allocate(1 + 1 + 4 + 4 + message.length);
             out.put(DOWNLINK_UPDATE).put(compressed ? COMPRESSED : FULL).putInt(length).putInt(width).put(message);
             return out.array();

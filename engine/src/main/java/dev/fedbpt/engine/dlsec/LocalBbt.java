@@ -1,8 +1,8 @@
 package dev.fedbpt.engine.dlsec;
 
-import dev.fedbpt.engine.method.Fp16;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
+import dev.fedbpt.engine.method.Fp16;
 import dev.fedbpt.engine.random.Purpose;
 
 /**

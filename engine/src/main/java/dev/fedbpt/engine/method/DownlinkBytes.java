@@ -31,7 +31,7 @@ public record DownlinkBytes(long snapshot, long update, int[] holders) {
 
     /** Whether a holder of the previous downlink is sent the update rather than the whole downlink. */
     public boolean updatePays() {
-        return update >= 0 && update < snapshot;
+        return update >= 0 && RoundUpdate.pays(update, snapshot);
     }
 
     /** Bytes client {@code clientId} receives. */

@@ -41,10 +41,29 @@ public record RoundUpdate(int round, Payload update, byte[] downlinkSha256) {
         return new RoundUpdate(round, update, sha256(next));
     }
 
+    /**
+     * The encoded update to {@code next}, round {@code round}'s downlink, when it is smaller than the downlink's own
+     * encoding ({@link #pays}); else null, and a holder is sent the whole downlink. {@code next} is encoded once, for
+     * its size and its digest.
+     */
+    public static byte[] encodedIfSmaller(int round, Payload update, Downlink next) {
+        byte[] whole = Methods.codecOf(next).encode(next);
+        return pays(encodedSize(update), whole.length) ? new RoundUpdate(round, update, digest(whole)).encode() : null;
+    }
+
+    /** Whether an update of {@code updateBytes} is sent instead of a downlink of {@code downlinkBytes}. */
+    public static boolean pays(long updateBytes, long downlinkBytes) {
+        return updateBytes < downlinkBytes;
+    }
+
     /** Bytes of an encoded round update carrying {@code update}. */
     public static long encodedSize(Payload update) {
-        return 4 + 2 + update.codec().getBytes(StandardCharsets.UTF_8).length + 4 + payloadSize(update)
-                + DIGEST_BYTES;
+        return frameSize(update.codec().getBytes(StandardCharsets.UTF_8).length, payloadSize(update));
+    }
+
+    /** The layout {@link #encode} writes: round, name length and name, body length and body, digest. */
+    private static int frameSize(int nameBytes, long bodyBytes) {
+        return Math.toIntExact(4 + 2 + nameBytes + 4 + bodyBytes + DIGEST_BYTES);
     }
 
     /** Bytes of {@code payload} as its codec writes them: what it costs on the wire. */
@@ -55,7 +74,7 @@ public record RoundUpdate(int round, Payload update, byte[] downlinkSha256) {
     public byte[] encode() {
         byte[] name = update.codec().getBytes(StandardCharsets.UTF_8);
         byte[] body = Methods.codecOf(update).encode(update);
-        ByteBuffer out = ByteBuffer.allocate(4 + 2 + name.length + 4 + body.length + DIGEST_BYTES);
+        ByteBuffer out = ByteBuffer.allocate(frameSize(name.length, body.length));
         out.putInt(round).putShort((short) name.length).put(name).putInt(body.length).put(body).put(downlinkSha256);
         return out.array();
     }
@@ -101,8 +120,12 @@ public record RoundUpdate(int round, Payload update, byte[] downlinkSha256) {
 
     /** SHA-256 of the payload's encoding. */
     public static byte[] sha256(Payload payload) {
+        return digest(Methods.codecOf(payload).encode(payload));
+    }
+
+    private static byte[] digest(byte[] bytes) {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(Methods.codecOf(payload).encode(payload));
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required on every Java platform", e);
         }
