@@ -209,11 +209,11 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
         } else if (reply instanceof InferencePool.GradientComputed computed) {
             outstanding.remove(computed.requestId());
             job.procedure.onGradient(computed.gradient());
-            advance();
+            stepDone();
         } else if (reply instanceof InferencePool.KernelsComputed computed) {
             outstanding.remove(computed.requestId());
             job.procedure.onLayerKernels(computed.kernels());
-            advance();
+            stepDone();
         } else {
             onScored((InferencePool.Scored) reply);
         }
@@ -225,8 +225,15 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
         job.scores[promptOf.remove(scored.requestId())] = scored.scores();
         if (--job.remaining == 0) {
             job.procedure.onScores(job.scores);
-            advance();
+            stepDone();
         }
+    }
+
+    /** A local step was answered: tell the server this client is working (its round deadline counts silence). */
+    private void stepDone() {
+        job.train.replyTo().tell(new ServerActor.ClientProgressed(job.train.round(), job.train.attempt(),
+                setup.clientId()));
+        advance();
     }
 
     private Behavior<Command> onRetryScore(RetryScore retry) {

@@ -86,9 +86,9 @@ public final class ExperimentRunner {
 
     /** The progress line that opens a run. */
     public static String describe(ExperimentData data, ExperimentConfig config) {
-        return String.format("%d clients, %d training examples, %d test examples, method %s",
+        return String.format("%d clients, %d training examples, %d %s examples, method %s",
                 data.clients().size(), data.clients().stream().mapToInt(c -> c.labels().length).sum(),
-                data.testSet().labels().length, config.experiment().method());
+                data.testSet().labels().length, config.data().evaluatedOn(), config.experiment().method());
     }
 
     public static void awaitTermination(ActorSystem<?> system) {

@@ -2,7 +2,6 @@ package dev.fedbpt.actors;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.engine.method.FederatedMethod;
@@ -122,8 +121,8 @@ public final class RunOutputs implements RunListener {
                 : "zero-shot evaluation";
         long leftMs = progress.elapsed().toMillis() * (progress.totalRows() - progress.scoredRows())
                 / progress.scoredRows();
-        this.progress.accept(String.format(Locale.ROOT, "%s: %d of %d test rows scored, about %s left", which,
-                progress.scoredRows(), progress.totalRows(), TimeLeft.format(leftMs)));
+        this.progress.accept(String.format(Locale.ROOT, "%s: %d of %d %s rows scored, about %s left", which,
+                progress.scoredRows(), progress.totalRows(), config.data().evaluatedOn(), TimeLeft.format(leftMs)));
     }
 
     @Override
@@ -140,7 +139,7 @@ public final class RunOutputs implements RunListener {
                 "%s  clients %d/%d  loss %.4f%s  %s  %d rows  %.1f s%s%s",
                 round, summary.reported(), summary.sampled(),
                 summary.meanClientLoss(), metrics,
-                summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "test acc %.4f", summary.testAccuracy())
+                summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "%s acc %.4f", config.data().evaluatedOn(), summary.testAccuracy())
                         + taskMetricsNote(summary.testMetrics()),
                 summary.forwardRows(), summary.wallMs() / 1000.0,
                 timeLeft.afterRound(summary.round()), incidentNote(summary)));
@@ -203,7 +202,7 @@ public final class RunOutputs implements RunListener {
         // The task's other metrics (F1, MCC) beside accuracy, only for the tasks that report them.
         state.zeroShotMetrics().forEach((name, value) -> result.put("zero_shot_" + name, icl ? null : value));
         finalTaskMetrics.forEach((name, value) -> result.put("final_" + name, value));
-        result.put("eval_split", ConfigLoader.valueName(config.data().evalSplit()));
+        result.put("eval_split", config.data().evaluatedOn());
         method.metrics(state.global()).forEach((name, value) -> result.put("final_" + name, value));
         // The key predates other kinds of prompt: for FedBPT's methods the prompt is the global mean z.
         result.put("global_mean_sha256", ServerState.fingerprint(method.evaluationPrompt(state.global())));

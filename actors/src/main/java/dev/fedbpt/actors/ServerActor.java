@@ -33,6 +33,7 @@ import dev.fedbpt.persistence.ServerEvent;
 import dev.fedbpt.persistence.ServerState;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -58,6 +59,13 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     /** A client began attempt {@code attempt} of a round on cluster member {@code node}. */
     public record ClientStarted(int round, int attempt, int clientId, String node) implements Command, WireMessage {}
+
+    /**
+     * Client {@code clientId} finished a local step of this round attempt: it is working, not straggling. The round
+     * deadline counts a client's silence, so that a round slowed by a busy machine or a long local procedure (every
+     * client shares one inference pool) does not drop clients that are still making progress.
+     */
+    public record ClientProgressed(int round, int attempt, int clientId) implements Command, WireMessage {}
 
     /** A sharded client stopped before answering (its shard moved): its round message must be sent again. */
     public record ClientStopped(int round, int attempt, int clientId) implements Command, WireMessage {}
@@ -126,6 +134,8 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     // Transient: measurements of the live round and what is in flight; never needed to rebuild state.
     private boolean evaluating;
     private long roundStartNanos;
+    /** When each client of the open round attempt last reported progress (absent: not since the attempt began). */
+    private final Map<Integer, Long> lastProgressNanos = new HashMap<>();
     private long roundForwardRows;
     private long nonFiniteScores;
     private long rejectedResults;
@@ -224,6 +234,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
                 .onCommand(EvaluationFinished.class, this::onEvaluationFinished)
                 .onCommand(EvaluationProgressed.class, (state, progressed) -> onEvaluationProgressed(progressed))
                 .onCommand(ClientStarted.class, this::onClientStarted)
+                .onCommand(ClientProgressed.class, this::onClientProgressed)
                 .onCommand(NodeLost.class, this::onNodeLost)
                 .onCommand(ClientStopped.class, this::onClientStopped)
                 .onCommand(ResendUnconfirmed.class, this::onResendUnconfirmed)
@@ -282,6 +293,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     private void dispatch(OpenRound open, ServerState state) {
         roundStartNanos = System.nanoTime();
+        lastProgressNanos.clear();
         roundForwardRows = 0;
         placement.reset();
         MethodState global = state.global();
@@ -355,6 +367,14 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         return Effect().none();
     }
 
+    private Effect<ServerEvent, ServerState> onClientProgressed(ServerState state, ClientProgressed progressed) {
+        OpenRound open = state.open();
+        if (open != null && open.round() == progressed.round() && open.attempt() == progressed.attempt()) {
+            lastProgressNanos.put(progressed.clientId(), System.nanoTime());
+        }
+        return Effect().none();
+    }
+
     private Effect<ServerEvent, ServerState> onClientStopped(ServerState state, ClientStopped stopped) {
         OpenRound open = state.open();
         if (open != null && open.round() == stopped.round() && open.attempt() == stopped.attempt()) {
@@ -412,12 +432,24 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         if (open == null || open.round() != deadline.round() || open.attempt() != deadline.attempt()) {
             return Effect().none();
         }
+        long now = System.nanoTime();
+        long allowed = settings.roundDeadline().toNanos();
         List<ServerEvent> drops = new ArrayList<>();
+        long nextExpiry = Long.MAX_VALUE;
         for (int clientId : open.pending()) {
-            drops.add(new ServerEvent.ClientDropped(open.round(), clientId, MISSED_DEADLINE));
+            long silentFor = now - lastProgressNanos.getOrDefault(clientId, roundStartNanos);
+            if (silentFor >= allowed) {
+                drops.add(new ServerEvent.ClientDropped(open.round(), clientId, MISSED_DEADLINE));
+            } else {
+                nextExpiry = Math.min(nextExpiry, allowed - silentFor);
+            }
+        }
+        if (nextExpiry != Long.MAX_VALUE) { // clients still working: look again when the quietest could expire
+            timers.startSingleTimer("deadline", new RoundDeadline(open.round(), open.attempt()),
+                    Duration.ofNanos(nextExpiry));
         }
         if (drops.isEmpty()) {
-            return closeOrResample(state);
+            return nextExpiry == Long.MAX_VALUE ? closeOrResample(state) : Effect().none();
         }
         return Effect().persist(drops).thenRun(this::closeIfAllAnswered);
     }
@@ -447,9 +479,9 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         long late = open.dropped().stream().filter(d -> d.reason().equals(MISSED_DEADLINE)).count();
         listener.onFailed("round " + open.round() + " reached no quorum in " + open.attempt() + " attempts (the last: "
                 + open.accepted().size() + " of " + open.sampled().length + " results, " + needed + " needed"
-                + (late == 0 ? "" : "; " + late + " clients missed the round deadline of "
-                        + settings.roundDeadline().toMillis() / 1000.0 + " s: on a slow or busy machine, raise"
-                        + " federation.round-deadline")
+                + (late == 0 ? "" : "; " + late + " clients went the round deadline of "
+                        + settings.roundDeadline().toMillis() / 1000.0 + " s without finishing a local step: if"
+                        + " one step takes that long here, raise federation.round-deadline")
                 + "); everything up to round " + (open.round() - 1) + " is stored, and `fedbpt resume` retries"
                 + " this round");
         return Effect().none().thenStop();

@@ -76,7 +76,11 @@ class ClientActorTest {
                 forwardRows += score.rows().size();
             }
         }
-        ServerActor.ClientReport report = server.expectMessageClass(ServerActor.ClientReport.class);
+        List<ServerActor.Command> told = server.receiveSeveralMessages(4, Duration.ofSeconds(5));
+        assertEquals(List.of(new ServerActor.ClientProgressed(3, 1, 3), new ServerActor.ClientProgressed(3, 1, 3),
+                new ServerActor.ClientProgressed(3, 1, 3)), told.subList(0, 3),
+                "each answered step tells the server the client is working (its deadline counts silence)");
+        ServerActor.ClientReport report = (ServerActor.ClientReport) told.get(3);
         LocalResult direct = (LocalResult) LocalRounds.runClient(METHOD.client(GLOBAL,
                 new ClientTask(3, 2, DATA, VOCAB, 7L, null)), ClientActorTest::scores).upload();
         LocalResult viaActor = (LocalResult) report.upload();

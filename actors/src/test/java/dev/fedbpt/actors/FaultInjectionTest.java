@@ -55,7 +55,7 @@ class FaultInjectionTest {
         assertTrue(outcome.failure().contains("round 1 reached no quorum"), outcome.failure());
         assertTrue(outcome.failure().contains("in 2 attempts"), outcome.failure());
         assertTrue(outcome.failure().contains("0 of 4 results, 2 needed"), outcome.failure());
-        assertTrue(outcome.failure().contains("4 clients missed the round deadline of 0.3 s")
+        assertTrue(outcome.failure().contains("4 clients went the round deadline of 0.3 s")
                 && outcome.failure().contains("raise federation.round-deadline"), outcome.failure());
         assertTrue(Files.exists(dir.resolve("journal.mv.db")), "the journal is kept");
         ExperimentRunner.Outcome again = TestRuns.run(config, dir);

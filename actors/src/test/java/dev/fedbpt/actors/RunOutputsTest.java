@@ -3,6 +3,7 @@ package dev.fedbpt.actors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.persistence.RoundIncidents;
 import dev.fedbpt.persistence.RoundSummary;
@@ -35,6 +36,13 @@ class RunOutputsTest {
         assertEquals(List.of("zero-shot evaluation: 2280 of 7600 test rows scored, about 72 s left",
                 "zero-shot evaluation: 4560 of 7600 test rows scored, about 41 s left",
                 "evaluation after round 5: 6840 of 7600 test rows scored, about 5 s left"), lines);
+
+        lines.clear();
+        ExperimentConfig onDev = TestRuns.config("data.eval-split=dev");
+        new RunOutputs(dir, onDev, ConfiguredMethod.of(onDev), "hash", lines::add)
+                .onEvaluationProgress(progress(0, 2280, 31));
+        assertEquals(List.of("zero-shot evaluation: 2280 of 7600 dev rows scored, about 72 s left"), lines,
+                "a run scored on a development split never says test");
     }
 
     /** The reader of metrics.jsonl (report) tells the framework's keys from the method's metrics by this list. */

@@ -12,6 +12,7 @@ import dev.fedbpt.engine.fedbpt.FedBptMethod;
 import dev.fedbpt.engine.fedbpt.FedBptStrategy;
 import dev.fedbpt.engine.fedbpt.GlobalState;
 import dev.fedbpt.engine.fedbpt.LocalResult;
+import dev.fedbpt.persistence.OpenRound;
 import dev.fedbpt.persistence.RoundSummary;
 import dev.fedbpt.persistence.ServerEvent;
 import dev.fedbpt.persistence.ServerState;
@@ -131,6 +132,39 @@ class ServerActorTest {
         assertEquals(METHOD.evaluationPrompt(finished.global()).sha256(), round.promptSha256());
         assertEquals(0.5, round.testAccuracy());
         assertEquals(List.of("recovered", "zero-shot 0.5", "round 1"), listener.calls);
+    }
+
+    @Test
+    void theRoundDeadlineDropsSilentClientsAndKeepsThoseStillMakingProgress() throws InterruptedException {
+        TestProbe<ClientActor.Train> clients = KIT.createTestProbe();
+        TestProbe<InferencePool.Score> pool = KIT.createTestProbe();
+        Listener listener = new Listener();
+        ServerActor.Settings settings = new ServerActor.Settings("hash", 12L, 1, 1, 2, 1.0, 0.5,
+                Duration.ofMillis(400), 1, 100);
+        Evaluator.TestSet testSet = Evaluator.TestSet.accuracyOnly(List.of(new int[] {2, 7}), new int[] {0}, 2);
+        EventSourcedBehaviorTestKit<ServerActor.Command, ServerEvent, ServerState> server =
+                EventSourcedBehaviorTestKit.create(KIT.system(), ServerActor.create(settings, METHOD,
+                        (clientId, train) -> clients.getRef().tell(train), pool.getRef(), testSet,
+                        FaultInjector.NONE, listener),
+                        EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyCommands(false));
+        answer(pool);
+        clients.receiveSeveralMessages(2, Duration.ofSeconds(10));
+
+        // Client 0 reports a step every 100 ms for three deadlines' time; client 1 says nothing.
+        long end = System.nanoTime() + Duration.ofMillis(1200).toNanos();
+        while (System.nanoTime() < end) {
+            server.runCommand(new ServerActor.ClientProgressed(1, 1, 0));
+            Thread.sleep(100);
+        }
+        OpenRound open = server.getState().open();
+        assertEquals(List.of(1), open.dropped().stream().map(OpenRound.Dropped::clientId).toList(),
+                "the silent client is dropped, the working one is not: " + open.dropped());
+        assertEquals(List.of("missed the round deadline"),
+                open.dropped().stream().map(OpenRound.Dropped::reason).toList());
+        server.runCommand(new ServerActor.ClientReport(upload(0, 0, 0.1, 0.2, 0.3), null, 1, 20, 0));
+        answer(pool);
+        ServerState finished = awaitFinished(listener);
+        assertEquals(1, finished.rounds().get(0).reported(), "the round closed on the working client's answer");
     }
 
     private static ServerState awaitFinished(Listener listener) {

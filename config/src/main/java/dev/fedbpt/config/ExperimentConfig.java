@@ -187,6 +187,11 @@ public record ExperimentConfig(
             heldOut = List.copyOf(heldOut);
         }
 
+        /** What the accuracies are measured on, as progress lines and result.json name it: "test" or "dev". */
+        public String evaluatedOn() {
+            return ConfigLoader.valueName(evalSplit);
+        }
+
         /** A domain's file: {@code path} with its name written in. */
         public static String forDomain(String path, String domain) {
             return path.replace(DOMAIN_PLACEHOLDER, domain);

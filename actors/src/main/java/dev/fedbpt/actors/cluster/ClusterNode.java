@@ -125,8 +125,9 @@ public final class ClusterNode {
             }
             binding.bind(tokens);
             Population data = population.apply(tokens);
-            progress.accept(String.format("%d clients, %d test examples, method %s; cluster member %s:%d as %s",
-                    data.size(), data.testSet().labels().length, config.experiment().method(), node.host(),
+            progress.accept(String.format("%d clients, %d %s examples, method %s; cluster member %s:%d as %s",
+                    data.size(), data.testSet().labels().length, config.data().evaluatedOn(),
+                    config.experiment().method(), node.host(),
                     node.port(), node.roles().stream().map(NodeSettings.Role::id).sorted().toList()));
             RunOutputs outputs = node.has(NodeSettings.Role.SERVER)
                     ? new RunOutputs(runDirectory, config, method, experimentHash, progress) : null;
