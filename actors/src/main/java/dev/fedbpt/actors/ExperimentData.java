@@ -237,6 +237,32 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         }
     }
 
+    /**
+     * Refuses an experiment whose dataset files are missing, naming the key, before anything is stored: a run folder
+     * claimed for a run that could never start would hold a configuration the corrected one differs from.
+     */
+    public static void checkFiles(ExperimentConfig config) {
+        ExperimentConfig.Data data = config.data();
+        List<String> domains = data.split() == ExperimentConfig.Split.DOMAINS ? data.domains() : List.of("");
+        for (String domain : domains) {
+            String train = domain.isEmpty() ? data.train() : ExperimentConfig.Data.forDomain(data.train(), domain);
+            String test = domain.isEmpty() ? data.test() : ExperimentConfig.Data.forDomain(data.test(), domain);
+            if (!train.startsWith("classpath:")) existing(config, train, "fedbpt.data.train");
+            boolean onDev = data.evalSplit() == ExperimentConfig.EvalSplit.DEV && domain.isEmpty();
+            if (!onDev && !test.startsWith("classpath:")) existing(config, test, "fedbpt.data.test");
+        }
+    }
+
+    /** The dataset file at {@code location} (under data.dir), which must exist. */
+    private static Path existing(ExperimentConfig config, String location, String key) {
+        Path path = config.data().dir().isEmpty() ? Path.of(location) : Path.of(config.data().dir()).resolve(location);
+        if (!Files.isRegularFile(path)) {
+            throw new ConfigError(key, "dataset file " + path.toAbsolutePath() + " does not exist"
+                    + (config.data().dir().isEmpty() ? "" : " (data.dir = " + config.data().dir() + ")"));
+        }
+        return path;
+    }
+
     private static Dataset read(ExperimentConfig config, String location, TaskDefinition task, String key) {
         String source = location;
         Reader in;
@@ -248,12 +274,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
             }
             in = new InputStreamReader(stream, StandardCharsets.UTF_8);
         } else {
-            Path path = config.data().dir().isEmpty() ? Path.of(location)
-                    : Path.of(config.data().dir()).resolve(location);
-            if (!Files.isRegularFile(path)) {
-                throw new ConfigError(key, "dataset file " + path.toAbsolutePath() + " does not exist"
-                        + (config.data().dir().isEmpty() ? "" : " (data.dir = " + config.data().dir() + ")"));
-            }
+            Path path = existing(config, location, key);
             source = path.toString();
             try {
                 in = config.data().encoding() == ExperimentConfig.Encoding.AUTO ? decodeAuto(path)

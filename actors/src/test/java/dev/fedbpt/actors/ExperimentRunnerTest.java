@@ -135,6 +135,18 @@ class ExperimentRunnerTest {
         assertNotNull(TestRuns.result(dir));
     }
 
+    /** So that the corrected configuration starts in the same folder instead of finding another experiment there. */
+    @Test
+    void aMissingDatasetFileIsRefusedNamingTheKeyBeforeTheRunFolderIsClaimed() {
+        ConfigError error = assertThrows(ConfigError.class,
+                () -> TestRuns.run(TestRuns.config("data.test=no/such/dev.tsv"), dir, FaultInjector.NONE));
+        assertEquals("fedbpt.data.test", error.key());
+        assertTrue(error.getMessage().contains("no/such/dev.tsv") && error.getMessage().contains("does not exist"),
+                error.getMessage());
+        assertFalse(Files.exists(dir.resolve(RunFolder.CONFIG_FILE)), "nothing was stored");
+        assertTrue(TestRuns.run(TestRuns.config(), dir, FaultInjector.NONE).succeeded());
+    }
+
     @Test
     void aRunFolderStoredBeforeNewKeysExistedIsContinuedWithTheirDefaults() throws Exception {
         ExperimentConfig config = TestRuns.config();
