@@ -90,6 +90,7 @@ public final class ClusterNode {
     public static ClusterNode start(NodeSettings node, ExperimentConfig config, Path runDirectory,
                                     ModelFactory models, FaultInjector faults, Consumer<String> progress,
                                     Config akkaOverrides) {
+        ExperimentData.checkFiles(config); // a missing dataset file is refused before the run folder is claimed
         return start(node, config, runDirectory, models, faults, progress, akkaOverrides,
                 model -> Population.of(ExperimentData.prepare(config, model)));
     }
