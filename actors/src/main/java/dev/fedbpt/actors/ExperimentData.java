@@ -43,6 +43,9 @@ import java.util.stream.IntStream;
 public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evaluator.TestSet testSet,
                              List<LocalData> clientTests, Participation participation) {
 
+    /** A data location with this prefix names a resource shipped with fedbpt rather than a file. */
+    private static final String RESOURCE = "classpath:";
+
     public ExperimentData(TaskDefinition task, List<LocalData> clients, Evaluator.TestSet testSet) {
         this(task, clients, testSet, null, Participation.everyone(clients.size()));
     }
@@ -247,9 +250,9 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         for (String domain : domains) {
             String train = domain.isEmpty() ? data.train() : ExperimentConfig.Data.forDomain(data.train(), domain);
             String test = domain.isEmpty() ? data.test() : ExperimentConfig.Data.forDomain(data.test(), domain);
-            if (!train.startsWith("classpath:")) existing(config, train, "fedbpt.data.train");
+            if (!train.startsWith(RESOURCE)) existing(config, train, "fedbpt.data.train");
             boolean onDev = data.evalSplit() == ExperimentConfig.EvalSplit.DEV && domain.isEmpty();
-            if (!onDev && !test.startsWith("classpath:")) existing(config, test, "fedbpt.data.test");
+            if (!onDev && !test.startsWith(RESOURCE)) existing(config, test, "fedbpt.data.test");
         }
     }
 
@@ -266,9 +269,9 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
     private static Dataset read(ExperimentConfig config, String location, TaskDefinition task, String key) {
         String source = location;
         Reader in;
-        if (location.startsWith("classpath:")) {
+        if (location.startsWith(RESOURCE)) {
             InputStream stream = ExperimentData.class.getClassLoader()
-                    .getResourceAsStream(location.substring("classpath:".length()));
+                    .getResourceAsStream(location.substring(RESOURCE.length()));
             if (stream == null) {
                 throw new ConfigError(key, "no such resource shipped with fedbpt: " + location);
             }

@@ -139,8 +139,8 @@ public final class RunOutputs implements RunListener {
                 "%s  clients %d/%d  loss %.4f%s  %s  %d rows  %.1f s%s%s",
                 round, summary.reported(), summary.sampled(),
                 summary.meanClientLoss(), metrics,
-                summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "%s acc %.4f", config.data().evaluatedOn(), summary.testAccuracy())
-                        + taskMetricsNote(summary.testMetrics()),
+                summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "%s acc %.4f",
+                        config.data().evaluatedOn(), summary.testAccuracy()) + taskMetricsNote(summary.testMetrics()),
                 summary.forwardRows(), summary.wallMs() / 1000.0,
                 timeLeft.afterRound(summary.round()), incidentNote(summary)));
     }
