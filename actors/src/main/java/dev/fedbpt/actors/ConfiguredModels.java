@@ -3,6 +3,7 @@ package dev.fedbpt.actors;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.data.TaskDefinition;
+import dev.fedbpt.engine.method.Methods;
 import dev.fedbpt.inference.HeadSpec;
 import dev.fedbpt.inference.ModelLoadException;
 import dev.fedbpt.inference.ModelOptions;
@@ -68,8 +69,7 @@ public final class ConfiguredModels implements ModelFactory {
      * (a soft prompt's vectors, or a prefix, which shifts the rows' position ids).
      */
     private static int whiteBoxReserved(ExperimentConfig config) {
-        return Math.max(config.model().promptLength(), Math.max(config.settings().integer("gradient.prompt-length"),
-                config.settings().integer("gradient.prefix-length")));
+        return Math.max(config.model().promptLength(), Methods.whiteBoxPromptPositions(config.settings()));
     }
 
     private static SyntheticModel synthetic(ExperimentConfig config) {
@@ -98,12 +98,8 @@ public final class ConfiguredModels implements ModelFactory {
                 config.model().projectionSeed(), injection);
     }
 
-    /**
-     * d, the length of a continuous prompt z, which the projection A is built for when the model loads: the
-     * {@code search.dimension} setting (FedBPT's key; methods with other prompts leave A unused).
-     */
     private static int promptDimension(ExperimentConfig config) {
-        return config.settings().integer("search.dimension");
+        return Methods.projectionDimension(config.settings());
     }
 
     private static Path existing(String file, String key) {

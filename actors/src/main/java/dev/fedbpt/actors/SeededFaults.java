@@ -1,6 +1,7 @@
 package dev.fedbpt.actors;
 
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.method.Methods;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
 import dev.fedbpt.inference.ScoreRow;
@@ -44,7 +45,7 @@ public final class SeededFaults implements FaultInjector {
     public static FaultInjector from(ExperimentConfig config) {
         return config.faults().any()
                 ? new SeededFaults(config.faults(), config.experiment().seed(),
-                        config.settings().integer("search.local-iterations"))
+                        Methods.crashSteps(config.settings()))
                 : FaultInjector.NONE;
     }
 

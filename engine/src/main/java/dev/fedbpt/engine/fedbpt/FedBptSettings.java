@@ -99,14 +99,24 @@ public final class FedBptSettings implements SettingsRules {
     @Override
     public void validate(MethodSettings s) {
         profileIndex(s.text(PROFILE));
-        s.integer("search.dimension", 1, 100_000);
+        dimension(s);
         s.number("search.sigma0", 1e-12, 1e6);
-        s.integer("search.local-iterations", 1, 100_000);
+        localIterations(s);
         s.integer("search.population", 2, 100_000);
         s.number("search.perturbation-rate", 0.0, 0.99);
         FedBptMethods.fedBptStrategy(s);
         FedBptMethods.fedAvgStrategy(s);
         FedBptMethods.clientSearch(s, false);
+    }
+
+    /** d, the length of z. */
+    public static int dimension(MethodSettings s) {
+        return s.integer("search.dimension", 1, 100_000);
+    }
+
+    /** A client's CMA-ES iterations per round. */
+    public static int localIterations(MethodSettings s) {
+        return s.integer("search.local-iterations", 1, 100_000);
     }
 
     /** The search settings that change the numbers but not the rows a round scores. */

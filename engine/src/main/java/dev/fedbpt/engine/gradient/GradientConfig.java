@@ -15,9 +15,9 @@ public record GradientConfig(int promptLength, int firstToken, int prefixLength,
 
     public static GradientConfig from(MethodSettings s) {
         return new GradientConfig(
-                s.integer("gradient.prompt-length", 1, 512),
+                promptLength(s),
                 s.integer("gradient.first-token", 0, Integer.MAX_VALUE),
-                s.integer("gradient.prefix-length", 1, 512),
+                prefixLength(s),
                 s.number("gradient.prefix-init-std", 0, 1e6),
                 s.integer("gradient.local-epochs", 1, 1000),
                 s.integer("gradient.batch-size", 1, 4096),
@@ -27,5 +27,18 @@ public record GradientConfig(int promptLength, int firstToken, int prefixLength,
                         s.number("gradient.beta1", 0, 0.999999),
                         s.number("gradient.beta2", 0, 0.999999999)),
                 s.number("gradient.clip-norm", 0, 1e9));
+    }
+
+    /** The longer of the soft prompt and the prefix: the positions before a row a white-box prompt may take. */
+    public static int promptPositions(MethodSettings s) {
+        return Math.max(promptLength(s), prefixLength(s));
+    }
+
+    private static int promptLength(MethodSettings s) {
+        return s.integer("gradient.prompt-length", 1, 512);
+    }
+
+    private static int prefixLength(MethodSettings s) {
+        return s.integer("gradient.prefix-length", 1, 512);
     }
 }

@@ -9,6 +9,7 @@ import dev.fedbpt.engine.fedbpt.FedBptMethods;
 import dev.fedbpt.engine.fedbpt.FedBptSettings;
 import dev.fedbpt.engine.fedpeptao.FedPepTaoMethods;
 import dev.fedbpt.engine.fedpeptao.PepTaoPayloads;
+import dev.fedbpt.engine.gradient.GradientConfig;
 import dev.fedbpt.engine.gradient.GradientMethods;
 import dev.fedbpt.engine.gradient.GradientPayloads;
 import java.util.ArrayList;
@@ -60,6 +61,31 @@ public final class Methods {
     /** The rules of every method package's settings, which the configuration applies whatever the method. */
     public static List<SettingsRules> settingsRules() {
         return RULES;
+    }
+
+    /**
+     * d, the length of the continuous prompt z (FedBPT's {@code search.dimension}, which the other methods that
+     * search z read too): the model builds its projection A for it when it loads, whichever method runs; a method
+     * whose prompts carry no z leaves A unused.
+     */
+    public static int projectionDimension(MethodSettings settings) {
+        return FedBptSettings.dimension(settings);
+    }
+
+    /**
+     * The most positions before a row that a white-box prompt may take (a soft prompt's vectors, a prefix), whichever
+     * white-box method runs: the white-box model keeps them free of row tokens.
+     */
+    public static int whiteBoxPromptPositions(MethodSettings settings) {
+        return GradientConfig.promptPositions(settings);
+    }
+
+    /**
+     * The local steps of a client's round among which an injected crash falls: FedBPT's local iterations, for every
+     * method (a crash drawn past a method's last step does not happen).
+     */
+    public static int crashSteps(MethodSettings settings) {
+        return FedBptSettings.localIterations(settings);
     }
 
     /** @throws IllegalArgumentException naming the known methods when {@code name} is not one of them */
