@@ -4,6 +4,7 @@ import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.data.TaskDefinition;
 import dev.fedbpt.engine.method.Methods;
+import dev.fedbpt.inference.DeviceUnavailableException;
 import dev.fedbpt.inference.HeadSpec;
 import dev.fedbpt.inference.ModelLoadException;
 import dev.fedbpt.inference.ModelOptions;
@@ -41,11 +42,25 @@ public final class ConfiguredModels implements ModelFactory {
                 return WhiteBoxModel.load(source(model), (HeadSpec.Similarity) head, WhiteBoxModel.Precision.FLOAT32,
                         whiteBoxReserved(config));
             }
-            return PromptModel.load(source(model), prompt(config), head,
-                    ModelOptions.defaults().withIntraOpThreads(model.intraOpThreads()));
+            return PromptModel.load(source(model), prompt(config), head, options(model));
+        } catch (DeviceUnavailableException e) {
+            throw new ConfigError("fedbpt.model.device", e.getMessage());
         } catch (ModelLoadException e) {
             throw new ConfigError("fedbpt.model.onnx", e.getMessage());
         }
+    }
+
+    @Override
+    public void check(ExperimentConfig config) {
+        try {
+            PromptModel.checkDevice(options(config.model()));
+        } catch (DeviceUnavailableException e) {
+            throw new ConfigError("fedbpt.model.device", e.getMessage());
+        }
+    }
+
+    private static ModelOptions options(ExperimentConfig.Model model) {
+        return ModelOptions.defaults().withIntraOpThreads(model.intraOpThreads()).withCudaDevice(model.cudaDevice());
     }
 
     /** The synthetic model is cheap, so it is its own tokenizer; the real one's is loaded without a session. */

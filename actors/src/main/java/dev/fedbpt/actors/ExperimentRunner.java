@@ -50,6 +50,7 @@ public final class ExperimentRunner {
         ModelBinding binding = new ModelBinding();
         FederatedMethod method = ConfiguredMethod.of(config, binding); // a bad setting is refused before the folder
         ExperimentData.checkFiles(config); // and so is a missing dataset file
+        models.check(config); // and a device this machine lacks
         String experimentHash = RunFolder.claim(runDirectory, config);
         JournalSchema.open(runDirectory, experimentHash);
         List<String> executionChanges = RunFolder.executionChanges(runDirectory, config);

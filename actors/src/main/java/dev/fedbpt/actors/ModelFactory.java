@@ -19,6 +19,13 @@ public interface ModelFactory {
         return load(config);
     }
 
+    /**
+     * Refuses, before anything is stored, what {@link #load} would refuse that can be told without loading (a device
+     * this machine or build lacks): a run folder claimed for a run that could never start would hold a configuration
+     * the corrected one differs from.
+     */
+    default void check(ExperimentConfig config) {}
+
     /** One session per inference worker ({@code pool.workers}); if one fails to load, those loaded are closed. */
     default List<ScoringModel> loadWorkers(ExperimentConfig config) {
         List<ScoringModel> sessions = new ArrayList<>();

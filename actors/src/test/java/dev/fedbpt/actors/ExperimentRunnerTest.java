@@ -20,6 +20,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -145,6 +146,19 @@ class ExperimentRunnerTest {
                 error.getMessage());
         assertFalse(Files.exists(dir.resolve(RunFolder.CONFIG_FILE)), "nothing was stored");
         assertTrue(TestRuns.run(TestRuns.config(), dir, FaultInjector.NONE).succeeded());
+    }
+
+    @Test
+    void aCudaDeviceThisBuildLacksIsRefusedNamingTheKeyBeforeTheRunFolderIsClaimed() {
+        Assumptions.assumeTrue(getClass().getResource(
+                "/ai/onnxruntime/native/linux-x64/libonnxruntime_providers_cuda.so") == null,
+                "this build carries ONNX Runtime's CUDA provider (the gpu profile)");
+        ConfigError error = assertThrows(ConfigError.class, () -> TestRuns.run(
+                TestRuns.config("model.backend=onnx", "model.device=cuda:1"), dir, FaultInjector.NONE));
+        assertEquals("fedbpt.model.device", error.key());
+        assertTrue(error.getMessage().contains("CUDA device 1") && error.getMessage().contains("-Pgpu"),
+                error.getMessage());
+        assertFalse(Files.exists(dir.resolve(RunFolder.CONFIG_FILE)), "nothing was stored");
     }
 
     @Test

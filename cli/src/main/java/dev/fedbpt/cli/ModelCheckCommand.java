@@ -1,6 +1,8 @@
 package dev.fedbpt.cli;
 
 import dev.fedbpt.config.ConfigError;
+import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.inference.DeviceUnavailableException;
 import dev.fedbpt.inference.ModelCheck;
 import dev.fedbpt.inference.ModelCheckResult;
 import dev.fedbpt.inference.ModelLoadException;
@@ -11,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,6 +40,11 @@ final class ModelCheckCommand implements Callable<Integer> {
                     + "against the ONNX path's class scores, and its forward / backward throughput.")
     String backend;
 
+    @Option(names = "--device", paramLabel = "cpu|cuda[:N]", defaultValue = "cpu",
+            description = "Where ONNX Runtime runs the graphs: cpu (default) or a CUDA device, which needs the gpu build "
+                    + "(mvn -B -DskipTests -Pgpu package).")
+    String device;
+
     @Override
     public Integer call() throws ModelLoadException {
         Logging.configure(false);
@@ -53,7 +61,16 @@ final class ModelCheckCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ConfigError(null, "--bundled: " + e.getMessage());
         }
+        OptionalInt cuda;
+        try {
+            cuda = ExperimentConfig.Model.device(device);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError(null, "--device: " + e.getMessage());
+        }
         if (backend.equals("pytorch")) {
+            if (cuda.isPresent()) {
+                throw new ConfigError(null, "--device: the pytorch backend computes on the CPU");
+            }
             if (!json) System.out.println("rebuilding " + source.describe() + " on PyTorch and comparing ...");
             WhiteBoxCheck.Result r = WhiteBoxCheck.run(source);
             System.out.println(json ? Json.write(toJson(r)) : toText(r));
@@ -65,8 +82,19 @@ final class ModelCheckCommand implements Callable<Integer> {
         if (!json) {
             System.out.println("loading, rewriting and verifying " + source.describe() + " ...");
         }
-        ModelCheckResult result = ModelCheck.run(source);
-        System.out.println(json ? Json.write(toJson(result)) : toText(result));
+        ModelCheck.Settings settings = ModelCheck.Settings.defaults();
+        ModelCheckResult result;
+        try {
+            result = ModelCheck.run(source, settings.withOptions(settings.options().withCudaDevice(cuda)));
+        } catch (DeviceUnavailableException e) {
+            throw new ConfigError(null, "--device: " + e.getMessage());
+        }
+        if (!json) {
+            System.out.println("device           " + device);
+        }
+        Map<String, Object> out = toJson(result);
+        out.put("device", device);
+        System.out.println(json ? Json.write(out) : toText(result));
         return Main.OK;
     }
 

@@ -61,6 +61,14 @@ class MainTest {
     }
 
     @Test
+    void modelCheckRefusesADeviceItCannotReadBeforeLoadingAnything() {
+        assertEquals(Main.BAD_INPUT, Main.execute("model-check", "--device", "gpu"));
+        assertTrue(stderr().contains("--device: expected cpu, cuda or cuda:N"), stderr());
+        assertEquals(Main.BAD_INPUT, Main.execute("model-check", "--backend", "pytorch", "--device", "cuda"));
+        assertTrue(stderr().contains("the pytorch backend computes on the CPU"), stderr());
+    }
+
+    @Test
     void malformedDatasetLineNamesFileAndLine() throws Exception {
         Path train = dir.resolve("bad.tsv");
         Files.writeString(train, "label\ttext\n1\tfine\nx\tbroken label\n");

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -294,7 +295,8 @@ public final class ConfigLoader {
                 r.enumValue("model.prompt-injection", ExperimentConfig.PromptInjection.class),
                 r.longValue("model.projection-seed"),
                 r.intIn("model.intra-op-threads", 0, 1024),
-                r.enumValue("model.pooling", ExperimentConfig.Pooling.class));
+                r.enumValue("model.pooling", ExperimentConfig.Pooling.class),
+                r.device("model.device"));
         if (model.onnx().isEmpty() != model.tokenizer().isEmpty()) {
             throw new ConfigError("fedbpt.model.tokenizer",
                     "model.onnx and model.tokenizer must be given together (both empty = the bundled encoder, model.bundled)");
@@ -304,6 +306,10 @@ public final class ConfigLoader {
             throw new ConfigError(ROOT + ".model.backend", experiment.method() + " trains its prompt by "
                     + "backpropagation and needs model.backend = \"pytorch\" (the white-box backend), got "
                     + valueName(model.backend()));
+        }
+        if (model.cudaDevice().isPresent() && model.backend() != ExperimentConfig.Backend.ONNX) {
+            throw new ConfigError(ROOT + ".model.device", "only the onnx backend runs on CUDA (the pytorch backend "
+                    + "and the synthetic model compute on the CPU), got model.backend = " + valueName(model.backend()));
         }
         if (model.backend() == ExperimentConfig.Backend.PYTORCH && model.head() != ExperimentConfig.Head.SIMILARITY) {
             throw new ConfigError(ROOT + ".model.head", "the pytorch backend rebuilds encoder-only exports: it "
@@ -412,6 +418,14 @@ public final class ConfigLoader {
                 }
             }
             throw new ConfigError(ROOT + "." + key, "expected one of " + String.join(", ", allowed) + ", got '" + value + "'");
+        }
+
+        OptionalInt device(String key) {
+            try {
+                return ExperimentConfig.Model.device(string(key));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigError(ROOT + "." + key, e.getMessage());
+            }
         }
 
         <E extends Enum<E>> E enumValue(String key, Class<E> type) {

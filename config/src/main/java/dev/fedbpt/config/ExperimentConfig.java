@@ -16,6 +16,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -212,9 +213,30 @@ public record ExperimentConfig(
     public record Federation(int clients, double sampleFraction, double quorum, Duration roundDeadline,
                              int maxAttempts, int heldOutClients) {}
 
+    /** @param cudaDevice the CUDA device the ONNX backend runs on (model.device = cuda or cuda:N); empty: the CPU */
     public record Model(Backend backend, String bundled, String onnx, String tokenizer, Head head,
                         double temperature, int promptLength, PromptInjection promptInjection, long projectionSeed,
-                        int intraOpThreads, Pooling pooling) {}
+                        int intraOpThreads, Pooling pooling, OptionalInt cudaDevice) {
+
+        /**
+         * A device as model.device (and model-check's --device) spell it: cpu, cuda (device 0) or cuda:N.
+         *
+         * @throws IllegalArgumentException saying what was expected
+         */
+        public static OptionalInt device(String text) {
+            if (text.equals("cpu")) {
+                return OptionalInt.empty();
+            }
+            if (text.equals("cuda")) {
+                return OptionalInt.of(0);
+            }
+            if (text.matches("cuda:[0-9]{1,3}")) {
+                return OptionalInt.of(Integer.parseInt(text.substring("cuda:".length())));
+            }
+            throw new IllegalArgumentException("expected cpu, cuda or cuda:N (N a CUDA device number), got '" + text
+                    + "'");
+        }
+    }
 
     public record Pool(int workers, int maxBatchRows, int maxBatchTokens, Duration maxWait, int queueLimit) {}
 

@@ -9,10 +9,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code model.bundled} and {@code model.pooling}. */
+/** {@code model.bundled}, {@code model.pooling} and {@code model.device}. */
 class ModelConfigTest {
     @TempDir
     Path dir;
@@ -63,5 +64,45 @@ class ModelConfigTest {
         Files.writeString(stored, without);
         assertEquals(ExperimentConfig.Pooling.DEFAULT,
                 ConfigLoader.loadRunFolder(stored, List.of()).model().pooling());
+    }
+
+    @Test
+    void theDeviceIsTheCpuUnlessACudaDeviceIsNamed() {
+        assertEquals(OptionalInt.empty(), ConfigLoader.loadDefaults().model().cudaDevice());
+        assertEquals(OptionalInt.of(0), ConfigLoader.load(null, List.of("model.device=cuda")).model().cudaDevice());
+        assertEquals(OptionalInt.of(3), ConfigLoader.load(null, List.of("model.device=cuda:3")).model().cudaDevice());
+        assertNotEquals(ConfigLoader.loadDefaults().canonicalHash(),
+                ConfigLoader.load(null, List.of("model.device=cuda")).canonicalHash(),
+                "a GPU's sums differ from the CPU's in the last bits: the device is part of the experiment");
+    }
+
+    @Test
+    void aDeviceNotSpelledAsExpectedIsRefusedSayingWhatWasExpected() {
+        for (String bad : List.of("gpu", "cuda:", "cuda:x", "CUDA")) {
+            ConfigError error = assertThrows(ConfigError.class,
+                    () -> ConfigLoader.load(null, List.of("model.device=" + bad)));
+            assertEquals("fedbpt.model.device", error.key());
+            assertTrue(error.getMessage().contains("expected cpu, cuda or cuda:N"), error.getMessage());
+        }
+    }
+
+    @Test
+    void onlyTheOnnxBackendRunsOnCuda() {
+        ConfigError error = assertThrows(ConfigError.class,
+                () -> ConfigLoader.load(null, List.of("model.device=cuda", "model.backend=synthetic")));
+        assertEquals("fedbpt.model.device", error.key());
+        assertTrue(error.getMessage().contains("synthetic"), error.getMessage());
+    }
+
+    @Test
+    void aRunFolderFromBeforeTheDeviceKeyRanOnTheCpu() throws IOException {
+        String hocon = ConfigLoader.loadDefaults().resolvedHocon();
+        String without = hocon.replaceAll("(?m)^\\s*device\\s*=.*\\R", "");
+        assertNotEquals(hocon, without);
+        Path stored = dir.resolve("config.conf");
+        Files.writeString(stored, without);
+        ExperimentConfig loaded = ConfigLoader.loadRunFolder(stored, List.of());
+        assertEquals(OptionalInt.empty(), loaded.model().cudaDevice());
+        assertEquals(ConfigLoader.loadDefaults().canonicalHash(), loaded.canonicalHash());
     }
 }

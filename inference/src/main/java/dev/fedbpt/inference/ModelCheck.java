@@ -34,6 +34,10 @@ public final class ModelCheck {
         public static Settings defaults() {
             return new Settings(64, 50, 500, List.of(1, 8, 32, 64), 3, 5, ModelOptions.defaults());
         }
+
+        public Settings withOptions(ModelOptions other) {
+            return new Settings(rowTokens, promptLength, dimension, batchSizes, warmup, repetitions, other);
+        }
     }
 
     private ModelCheck() {

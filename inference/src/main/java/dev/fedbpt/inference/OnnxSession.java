@@ -10,8 +10,10 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Block;
 import ai.djl.training.ParameterStore;
+import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtLoggingLevel;
+import ai.onnxruntime.OrtProvider;
 import ai.onnxruntime.OrtSession;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -53,8 +55,14 @@ final class OnnxSession implements AutoCloseable {
             // Idle ONNX Runtime workers otherwise spin after each run and steal the cores from the Java-side work
             // (prompt expansion, embedding lookup) that comes between forwards.
             so.addConfigEntry("session.intra_op.allow_spinning", options.threadSpinning() ? "1" : "0");
+            if (options.cudaDevice().isPresent()) {
+                addCuda(so, options.cudaDevice().getAsInt());
+            }
             opts.put("sessionOptions", so); // DJL's OrtModel takes it as is and closes it with the model
             model.load(new ByteArrayInputStream(onnx), opts);
+        } catch (DeviceUnavailableException e) {
+            model.close();
+            throw e;
         } catch (IOException | MalformedModelException | OrtException | RuntimeException e) {
             model.close();
             Throwable root = e;
@@ -62,6 +70,35 @@ final class OnnxSession implements AutoCloseable {
             throw new ModelLoadException("ONNX Runtime refused " + name + ": " + root.getMessage(), e);
         }
         return new OnnxSession(model);
+    }
+
+    /**
+     * Throws what {@link #load} would on CUDA device {@code device} when this build of ONNX Runtime has no CUDA
+     * provider at all, without loading a model (whether the device itself exists only a session can tell).
+     */
+    static void checkCuda(int device) throws DeviceUnavailableException {
+        DjlEnvironment.prepare();
+        if (!OrtEnvironment.getAvailableProviders().contains(OrtProvider.CUDA)) {
+            throw new DeviceUnavailableException(cannotRunOn(device, "this ONNX Runtime has no CUDA provider"), null);
+        }
+    }
+
+    private static String cannotRunOn(int device, String why) {
+        return "ONNX Runtime cannot run on CUDA device " + device + ": " + why + ". The default build carries ONNX "
+                + "Runtime's CPU library; build with the gpu profile (mvn -B -DskipTests -Pgpu package, README \"GPU\") "
+                + "on a machine with CUDA 12 and cuDNN 9";
+    }
+
+    /**
+     * Runs the graph on CUDA device {@code device}. The inputs stay in host memory (ONNX Runtime copies them over
+     * each run), so nothing else changes; the CPU build of ONNX Runtime, fedbpt's default, has no CUDA provider.
+     */
+    private static void addCuda(OrtSession.SessionOptions so, int device) throws DeviceUnavailableException {
+        try {
+            so.addCUDA(device);
+        } catch (OrtException | RuntimeException | UnsatisfiedLinkError e) {
+            throw new DeviceUnavailableException(cannotRunOn(device, e.getMessage()), e);
+        }
     }
 
     /** A new manager for one call's arrays; close it after reading the outputs. */

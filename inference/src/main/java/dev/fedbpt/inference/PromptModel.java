@@ -74,6 +74,16 @@ public final class PromptModel implements ScoringModel {
     }
 
     /**
+     * Refuses, without loading a model, a device {@link #load} would certainly refuse: a CUDA device where this
+     * build of ONNX Runtime has no CUDA provider.
+     */
+    public static void checkDevice(ModelOptions options) throws DeviceUnavailableException {
+        if (options.cudaDevice().isPresent()) {
+            OnnxSession.checkCuda(options.cudaDevice().getAsInt());
+        }
+    }
+
+    /**
      * Loads the export, rewrites it to take {@code inputs_embeds}, checks the rewrite on a probe batch against the
      * original graph, and builds the head.
      *

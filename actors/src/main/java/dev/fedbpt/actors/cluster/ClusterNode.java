@@ -107,6 +107,9 @@ public final class ClusterNode {
         ModelBinding binding = new ModelBinding();
         FederatedMethod method = ConfiguredMethod.of(config, binding);
         String experimentHash = null;
+        if (node.has(NodeSettings.Role.INFERENCE)) {
+            models.check(config); // a device this member lacks, before a server beside it claims the folder
+        }
         if (node.has(NodeSettings.Role.SERVER)) {
             experimentHash = RunFolder.claim(runDirectory, config);
             JournalSchema.open(runDirectory, experimentHash);
