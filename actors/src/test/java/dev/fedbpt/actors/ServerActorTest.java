@@ -140,18 +140,21 @@ class ServerActorTest {
         TestProbe<InferencePool.Score> pool = KIT.createTestProbe();
         Listener listener = new Listener();
         ServerActor.Settings settings = new ServerActor.Settings("hash", 12L, 1, 1, 2, 1.0, 0.5,
-                Duration.ofMillis(400), 1, 100);
+                Duration.ofSeconds(1), 1, 100);
         Evaluator.TestSet testSet = Evaluator.TestSet.accuracyOnly(List.of(new int[] {2, 7}), new int[] {0}, 2);
         EventSourcedBehaviorTestKit<ServerActor.Command, ServerEvent, ServerState> server =
                 EventSourcedBehaviorTestKit.create(KIT.system(), ServerActor.create(settings, METHOD,
                         (clientId, train) -> clients.getRef().tell(train), pool.getRef(), testSet,
                         FaultInjector.NONE, listener),
                         EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyCommands(false));
+        // The test kit's first command starts a journal query stream, which took over 400 ms on a busy machine: long
+        // enough for a deadline to pass before client 0's first step reached the server. Started before the round.
+        server.runCommand(new ServerActor.ClientProgressed(1, 1, 0));
         answer(pool);
         clients.receiveSeveralMessages(2, Duration.ofSeconds(10));
 
         // Client 0 reports a step every 100 ms for three deadlines' time; client 1 says nothing.
-        long end = System.nanoTime() + Duration.ofMillis(1200).toNanos();
+        long end = System.nanoTime() + Duration.ofMillis(3000).toNanos();
         while (System.nanoTime() < end) {
             server.runCommand(new ServerActor.ClientProgressed(1, 1, 0));
             Thread.sleep(100);
