@@ -6,6 +6,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import dev.fedbpt.engine.data.TaskDefinition;
 import dev.fedbpt.engine.data.TaskMetric;
 import dev.fedbpt.engine.method.Prompt;
+import dev.fedbpt.persistence.Confusion;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;
@@ -46,11 +47,12 @@ public final class Evaluator {
     /**
      * @param taskMetrics the task's metrics besides accuracy ({@link TaskMetric#key} to value; empty for tasks
      *                    scored by accuracy alone)
+     * @param confusion   how the rows were classified, from which both were computed
      */
-    public record Outcome(int round, double accuracy, Map<String, Double> taskMetrics, String failure)
-            implements Reply {
+    public record Outcome(int round, double accuracy, Map<String, Double> taskMetrics, Confusion confusion,
+                          String failure) implements Reply {
         static Outcome failed(int round, String failure) {
-            return new Outcome(round, Double.NaN, Map.of(), failure);
+            return new Outcome(round, Double.NaN, Map.of(), Confusion.EMPTY, failure);
         }
     }
 
@@ -128,6 +130,7 @@ public final class Evaluator {
                 others.put(metric.key(), metric.of(confusion, testSet.positiveLabel()));
             }
         }
-        return new Outcome(round, TaskMetric.ACCURACY.of(confusion, -1), Collections.unmodifiableMap(others), null);
+        return new Outcome(round, TaskMetric.ACCURACY.of(confusion, -1), Collections.unmodifiableMap(others),
+                Confusion.of(confusion), null);
     }
 }

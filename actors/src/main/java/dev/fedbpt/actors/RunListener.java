@@ -1,5 +1,6 @@
 package dev.fedbpt.actors;
 
+import dev.fedbpt.persistence.Confusion;
 import dev.fedbpt.persistence.RoundSummary;
 import dev.fedbpt.persistence.ServerState;
 import java.util.List;
@@ -10,8 +11,11 @@ public interface RunListener {
     /** After recovery: the rounds whose summaries are final (the run folder's metrics are rewritten from them). */
     void onRecovered(ServerState state, List<RoundSummary> finalRounds);
 
-    /** The prompt-free evaluation: accuracy and the task's other metrics (F1, MCC; often none). */
-    void onZeroShot(double accuracy, Map<String, Double> taskMetrics);
+    /**
+     * The prompt-free evaluation: accuracy, the task's other metrics (F1, MCC; often none) and how the rows were
+     * classified.
+     */
+    void onZeroShot(double accuracy, Map<String, Double> taskMetrics, Confusion confusion);
 
     /** How far the test evaluation after a round (0: before the first) has come. */
     default void onEvaluationProgress(Evaluator.Progress progress) {}

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.persistence.Confusion;
 import dev.fedbpt.persistence.RoundIncidents;
 import dev.fedbpt.persistence.RoundSummary;
 import dev.fedbpt.persistence.ServerState;
@@ -98,12 +99,12 @@ public final class RunOutputs implements RunListener {
     }
 
     @Override
-    public void onZeroShot(double accuracy, Map<String, Double> taskMetrics) {
+    public void onZeroShot(double accuracy, Map<String, Double> taskMetrics, Confusion confusion) {
         timeLeft.start(0);
         progress.accept((config.experiment().traits().demonstrations()
                 ? String.format(Locale.ROOT, "in-context accuracy %.4f (demonstrations, no prompt)", accuracy)
                 : String.format(Locale.ROOT, "zero-shot accuracy %.4f (no prompt)", accuracy))
-                + taskMetricsNote(taskMetrics));
+                + taskMetricsNote(taskMetrics) + oneClassNote(confusion));
     }
 
     @Override
@@ -140,7 +141,8 @@ public final class RunOutputs implements RunListener {
                 round, summary.reported(), summary.sampled(),
                 summary.meanClientLoss(), metrics,
                 summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "%s acc %.4f",
-                        config.data().evaluatedOn(), summary.testAccuracy()) + taskMetricsNote(summary.testMetrics()),
+                        config.data().evaluatedOn(), summary.testAccuracy()) + taskMetricsNote(summary.testMetrics())
+                        + oneClassNote(summary.testConfusion()),
                 summary.forwardRows(), summary.wallMs() / 1000.0,
                 timeLeft.afterRound(summary.round()), incidentNote(summary)));
     }
@@ -149,6 +151,12 @@ public final class RunOutputs implements RunListener {
         StringBuilder note = new StringBuilder();
         taskMetrics.forEach((name, value) -> note.append(String.format(Locale.ROOT, " %s %.4f", name, value)));
         return note.toString();
+    }
+
+    /** Says so when a prompt predicted every row as one class: its accuracy is then that class's share. */
+    private String oneClassNote(Confusion confusion) {
+        int only = confusion.onlyPredictedClass();
+        return only < 0 ? "" : " (every row predicted '" + config.task().labelNames().get(only) + "')";
     }
 
     private static String incidentNote(RoundSummary summary) {
@@ -202,6 +210,16 @@ public final class RunOutputs implements RunListener {
         // The task's other metrics (F1, MCC) beside accuracy, only for the tasks that report them.
         state.zeroShotMetrics().forEach((name, value) -> result.put("zero_shot_" + name, icl ? null : value));
         finalTaskMetrics.forEach((name, value) -> result.put("final_" + name, value));
+        // Rows of true class t (outer) predicted as class p (inner), in the task's label order; absent in runs
+        // evaluated before it was kept.
+        if (state.zeroShotConfusion().recorded() && !icl) {
+            result.put("zero_shot_confusion", state.zeroShotConfusion().counts());
+        }
+        Confusion finalConfusion = rounds.isEmpty() ? state.zeroShotConfusion()
+                : rounds.get(rounds.size() - 1).testConfusion();
+        if (finalConfusion.recorded()) {
+            result.put("final_confusion", finalConfusion.counts());
+        }
         result.put("eval_split", config.data().evaluatedOn());
         method.metrics(state.global()).forEach((name, value) -> result.put("final_" + name, value));
         // The key predates other kinds of prompt: for FedBPT's methods the prompt is the global mean z.
@@ -235,6 +253,9 @@ public final class RunOutputs implements RunListener {
         line.putAll(summary.metrics());
         line.put("test_accuracy", summary.testAccuracy());
         summary.testMetrics().forEach((name, value) -> line.put("test_" + name, value));
+        if (summary.testConfusion().recorded()) {
+            line.put("test_confusion", summary.testConfusion().counts());
+        }
         line.put("bytes_up", summary.bytesUp());
         line.put("bytes_down", summary.bytesDown());
         line.put("forward_rows", summary.forwardRows());

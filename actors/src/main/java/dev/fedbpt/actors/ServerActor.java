@@ -545,10 +545,10 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
             return Effect().none().thenStop();
         }
         return Effect().persist(new ServerEvent.PromptEvaluated(outcome.round(), outcome.accuracy(),
-                        outcome.taskMetrics()))
+                        outcome.taskMetrics(), outcome.confusion()))
                 .thenRun(next -> {
                     if (outcome.round() == 0) {
-                        listener.onZeroShot(outcome.accuracy(), outcome.taskMetrics());
+                        listener.onZeroShot(outcome.accuracy(), outcome.taskMetrics(), outcome.confusion());
                     } else {
                         listener.onRoundCompleted(next.rounds().get(outcome.round() - 1), next);
                     }

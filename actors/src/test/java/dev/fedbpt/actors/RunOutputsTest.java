@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunLayout;
+import dev.fedbpt.persistence.Confusion;
 import dev.fedbpt.persistence.RoundIncidents;
 import dev.fedbpt.persistence.RoundSummary;
 import java.nio.file.Path;
@@ -51,12 +52,30 @@ class RunOutputsTest {
         Map<String, Double> metrics = new LinkedHashMap<>();
         metrics.put("sigma", 0.9);
         RoundSummary summary = new RoundSummary(3, 1, 4, 4, 0, 0.5, metrics, 0.7, 10, 20, 30, 40, RoundIncidents.NONE,
-                "ab12", List.of(new RoundSummary.ClientUpload(1, 0.4, 8)), Map.of());
+                "ab12", List.of(new RoundSummary.ClientUpload(1, 0.4, 8)), Map.of(), Confusion.EMPTY);
         Set<String> keys = new LinkedHashSet<>();
         new ObjectMapper().readTree(RunOutputs.metricsLine(summary)).fieldNames().forEachRemaining(keys::add);
         Set<String> expected = new LinkedHashSet<>(RunLayout.FRAMEWORK_METRICS_KEYS);
         expected.add("sigma");
         assertEquals(expected, keys);
+    }
+
+    /** What accuracy hides is kept: how the rows were classified, and a prompt that predicts one class is named. */
+    @Test
+    void anEvaluationsConfusionIsWrittenAndAOneClassPromptIsSaidToBeOne() throws Exception {
+        List<String> lines = new ArrayList<>();
+        ExperimentConfig config = TestRuns.config();
+        RunOutputs outputs = new RunOutputs(dir, config, ConfiguredMethod.of(config), "hash", lines::add);
+        outputs.onZeroShot(0.5, Map.of(), Confusion.of(new long[][] {{0, 30}, {0, 30}}));
+        outputs.onZeroShot(0.75, Map.of(), Confusion.of(new long[][] {{20, 10}, {5, 25}}));
+        String only = config.task().labelNames().get(1);
+        assertEquals(List.of("zero-shot accuracy 0.5000 (no prompt) (every row predicted '" + only + "')",
+                "zero-shot accuracy 0.7500 (no prompt)"), lines);
+
+        RoundSummary evaluated = new RoundSummary(3, 1, 4, 4, 0, 0.5, Map.of("sigma", 0.9), 0.75, 10, 20, 30, 40,
+                RoundIncidents.NONE, "ab12", List.of(), Map.of(), Confusion.of(new long[][] {{20, 10}, {5, 25}}));
+        assertEquals("[[20,10],[5,25]]",
+                new ObjectMapper().readTree(RunOutputs.metricsLine(evaluated)).get("test_confusion").toString());
     }
 
     private static Evaluator.Progress progress(int round, int scored, int seconds) {

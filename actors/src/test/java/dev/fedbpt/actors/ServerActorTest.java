@@ -12,6 +12,7 @@ import dev.fedbpt.engine.fedbpt.FedBptMethod;
 import dev.fedbpt.engine.fedbpt.FedBptStrategy;
 import dev.fedbpt.engine.fedbpt.GlobalState;
 import dev.fedbpt.engine.fedbpt.LocalResult;
+import dev.fedbpt.persistence.Confusion;
 import dev.fedbpt.persistence.OpenRound;
 import dev.fedbpt.persistence.RoundSummary;
 import dev.fedbpt.persistence.ServerEvent;
@@ -52,7 +53,7 @@ class ServerActorTest {
         }
 
         @Override
-        public void onZeroShot(double accuracy, Map<String, Double> taskMetrics) {
+        public void onZeroShot(double accuracy, Map<String, Double> taskMetrics, Confusion confusion) {
             calls.add("zero-shot " + accuracy);
         }
 

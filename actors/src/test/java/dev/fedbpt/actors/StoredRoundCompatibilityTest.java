@@ -18,6 +18,7 @@ import dev.fedbpt.engine.cmaes.Pycma;
 import dev.fedbpt.engine.fedbpt.Digests;
 import dev.fedbpt.engine.fedbpt.GlobalState;
 import dev.fedbpt.engine.fedbpt.LocalResult;
+import dev.fedbpt.persistence.Confusion;
 import dev.fedbpt.persistence.JournalException;
 import dev.fedbpt.persistence.JournalSchema;
 import dev.fedbpt.persistence.JournalSettings;
@@ -67,7 +68,7 @@ class StoredRoundCompatibilityTest {
                 .withAccepted(new LocalResult(3, 3, new double[] {0.1, 0.2, 0.3}, new double[] {0.9, 0.8}, 0.25, 8,
                         local), null);
         ServerState state = new ServerState("hash", new GlobalState(3, pycma.withSigma(0.6)), open, List.of(), 0.5,
-                false, List.of(), Map.of(), null);
+                false, List.of(), Map.of(), null, null);
         ServerState back = (ServerState) roundTrip(state);
         assertEquals(state.global(), back.global()); // CmaesState equality is bitwise
         assertEquals(3, ((GlobalState) back.global()).cmaes().decomposed().length);
@@ -85,12 +86,22 @@ class StoredRoundCompatibilityTest {
     }
 
     @Test
+    void anEvaluationsConfusionReadsBack() {
+        Confusion confusion = Confusion.of(new long[][] {{40, 2}, {5, 33}});
+        ServerEvent.PromptEvaluated event = new ServerEvent.PromptEvaluated(0, 0.9125, Map.of("f1", 0.9), confusion);
+        assertEquals(event, roundTrip(event));
+        ServerState state = ServerState.empty().apply(event, null);
+        assertEquals(confusion, ((ServerState) roundTrip(state)).zeroShotConfusion());
+    }
+
+    @Test
     void aRoundStoredBeforeClientUploadsWereKeptRecoversWithNone() throws Exception {
         Map<String, Double> metrics = new LinkedHashMap<>();
         metrics.put("sigma", 0.9);
         RoundSummary summary = new RoundSummary(3, 1, 4, 2, 2, 0.5, metrics, null, 10, 20, 30, 40,
                 RoundIncidents.NONE, "ab12",
-                List.of(new RoundSummary.ClientUpload(2, 0.6, 8), new RoundSummary.ClientUpload(1, 0.4, 8)), null);
+                List.of(new RoundSummary.ClientUpload(2, 0.6, 8), new RoundSummary.ClientUpload(1, 0.4, 8)), null,
+                Confusion.of(new long[][] {{40, 2}, {5, 33}}));
         assertEquals(List.of(1, 2), summary.clients().stream().map(RoundSummary.ClientUpload::clientId).toList());
 
         Serialization serialization = SerializationExtension.get(Adapter.toClassic(KIT.system()));
@@ -102,9 +113,11 @@ class StoredRoundCompatibilityTest {
         CBORMapper cbor = new CBORMapper();
         ObjectNode older = (ObjectNode) cbor.readTree(stored);
         older.remove("clients");
+        older.remove("testConfusion");
         RoundSummary recovered = (RoundSummary) serialization.deserialize(cbor.writeValueAsBytes(older),
                 serializer.identifier(), manifest).get();
         assertEquals(List.of(), recovered.clients());
+        assertEquals(Confusion.EMPTY, recovered.testConfusion());
         assertEquals(summary.promptSha256(), recovered.promptSha256());
         assertEquals(summary.meanClientLoss(), recovered.meanClientLoss());
         assertEquals(metrics, recovered.metrics());

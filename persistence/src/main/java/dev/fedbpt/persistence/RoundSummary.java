@@ -12,6 +12,7 @@ import java.util.Map;
  * @param metrics     what the method reports of the new global state, by name in the method's order
  * @param promptSha256 fingerprint of the prompt that evaluation scores after this round
  * @param testMetrics the task's metrics besides accuracy when the round was evaluated (F1, MCC), else empty
+ * @param testConfusion how the evaluated prompt classified the test rows, else empty
  *
  * @param clients what each reporting client uploaded besides its prompt, by client id: which clients drive the
  *                server (FedBPT's Eq. 6 update takes the half with the lowest loss, each measured on the client's own
@@ -33,7 +34,8 @@ public record RoundSummary(
         RoundIncidents incidents,
         String promptSha256,
         List<ClientUpload> clients,
-        Map<String, Double> testMetrics) implements CborSerializable {
+        Map<String, Double> testMetrics,
+        Confusion testConfusion) implements CborSerializable {
 
     /** A client's plain loss on its own data (of its uploaded mean) and how many examples it holds. */
     public record ClientUpload(int clientId, double loss, int sampleCount) implements CborSerializable {}
@@ -41,14 +43,15 @@ public record RoundSummary(
     public RoundSummary {
         metrics = ordered(metrics);
         testMetrics = ordered(testMetrics);
+        testConfusion = Confusion.orEmpty(testConfusion);
         // null when recovered from a snapshot written before the field existed
         clients = clients == null ? List.of()
                 : clients.stream().sorted(Comparator.comparingInt(ClientUpload::clientId)).toList();
     }
 
-    public RoundSummary withEvaluation(double accuracy, Map<String, Double> taskMetrics) {
+    public RoundSummary withEvaluation(double accuracy, Map<String, Double> taskMetrics, Confusion confusion) {
         return new RoundSummary(round, attempts, sampled, reported, dropped, meanClientLoss, metrics, accuracy,
-                bytesUp, bytesDown, forwardRows, wallMs, incidents, promptSha256, clients, taskMetrics);
+                bytesUp, bytesDown, forwardRows, wallMs, incidents, promptSha256, clients, taskMetrics, confusion);
     }
 
     /**

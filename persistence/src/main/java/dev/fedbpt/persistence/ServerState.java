@@ -23,6 +23,7 @@ import java.util.Map;
  * @param zeroShotAccuracy accuracy without a prompt, once evaluated
  * @param memories         what each client kept from its last round, by client id (method-specific, often none)
  * @param zeroShotMetrics  the task's other metrics without a prompt (F1, MCC), else empty
+ * @param zeroShotConfusion how the model without a prompt classified the test rows, once evaluated, else empty
  * @param lastRound        who took part in the last completed round and what it accepted (null before the first,
  *                         and in snapshots written before it existed): what the next round's downlink is counted from
  */
@@ -35,7 +36,8 @@ public record ServerState(
         boolean finished,
         List<OpenRound.Kept> memories,
         Map<String, Double> zeroShotMetrics,
-        LastRound lastRound) implements CborSerializable {
+        LastRound lastRound,
+        Confusion zeroShotConfusion) implements CborSerializable {
 
     /** The sampled clients of a completed round's closing attempt and its accepted uploads, in client id order. */
     public record LastRound(int[] sampled, List<Upload> uploads) {}
@@ -43,10 +45,11 @@ public record ServerState(
     public ServerState {
         memories = memories == null ? List.of() : memories;
         zeroShotMetrics = RoundSummary.ordered(zeroShotMetrics);
+        zeroShotConfusion = Confusion.orEmpty(zeroShotConfusion);
     }
 
     public static ServerState empty() {
-        return new ServerState(null, null, null, List.of(), null, false, List.of(), Map.of(), null);
+        return new ServerState(null, null, null, List.of(), null, false, List.of(), Map.of(), null, Confusion.EMPTY);
     }
 
     /** What client {@code clientId} kept from its last round, or null. */
@@ -74,7 +77,7 @@ public record ServerState(
     public ServerState apply(ServerEvent event, FederatedMethod method) {
         if (event instanceof ServerEvent.ExperimentStarted e) {
             return new ServerState(e.configHash(), method.initialize(), null, List.of(), null, false, List.of(),
-                    Map.of(), null);
+                    Map.of(), null, Confusion.EMPTY);
         } else if (event instanceof ServerEvent.RoundOpened e) {
             return withOpen(OpenRound.opened(e.round(), e.attempt(), e.sampled()));
         } else if (event instanceof ServerEvent.ResultAccepted e) {
@@ -84,17 +87,17 @@ public record ServerState(
         } else if (event instanceof ServerEvent.RoundClosed e) {
             return closeRound(e, method);
         } else if (event instanceof ServerEvent.PromptEvaluated e) {
-            return withEvaluation(e.round(), e.accuracy(), e.taskMetrics());
+            return withEvaluation(e);
         } else if (event instanceof ServerEvent.ExperimentFinished) {
             return new ServerState(configHash, global, null, rounds, zeroShotAccuracy, true, memories,
-                    zeroShotMetrics, lastRound);
+                    zeroShotMetrics, lastRound, zeroShotConfusion);
         }
         throw new IllegalArgumentException("unknown event " + event);
     }
 
     private ServerState withOpen(OpenRound next) {
         return new ServerState(configHash, global, next, rounds, zeroShotAccuracy, finished, memories,
-                zeroShotMetrics, lastRound);
+                zeroShotMetrics, lastRound, zeroShotConfusion);
     }
 
     private ServerState closeRound(ServerEvent.RoundClosed event, FederatedMethod method) {
@@ -110,11 +113,11 @@ public record ServerState(
                 uploads.size(), open.dropped().size(), meanLoss, method.metrics(next), null, bytesUp, bytesDown,
                 event.forwardRows(), event.wallMs(), event.incidents(), fingerprint(method.evaluationPrompt(next)),
                 uploads.stream().map(u -> new RoundSummary.ClientUpload(u.clientId(), u.loss(), u.sampleCount()))
-                        .toList(), Map.of());
+                        .toList(), Map.of(), Confusion.EMPTY);
         List<RoundSummary> completed = new ArrayList<>(rounds);
         completed.add(summary);
         return new ServerState(configHash, next, null, List.copyOf(completed), zeroShotAccuracy, finished,
-                keptAfter(open), zeroShotMetrics, new LastRound(open.sampled(), uploads));
+                keptAfter(open), zeroShotMetrics, new LastRound(open.sampled(), uploads), zeroShotConfusion);
     }
 
     /** The prompt's fingerprint; null when the method has no prompt yet. */
@@ -137,14 +140,15 @@ public record ServerState(
         return List.copyOf(next);
     }
 
-    private ServerState withEvaluation(int round, double accuracy, Map<String, Double> taskMetrics) {
-        if (round == 0) {
-            return new ServerState(configHash, global, open, rounds, accuracy, finished, memories, taskMetrics,
-                    lastRound);
+    private ServerState withEvaluation(ServerEvent.PromptEvaluated e) {
+        if (e.round() == 0) {
+            return new ServerState(configHash, global, open, rounds, e.accuracy(), finished, memories,
+                    e.taskMetrics(), lastRound, e.confusion());
         }
         List<RoundSummary> updated = new ArrayList<>(rounds);
-        updated.set(round - 1, rounds.get(round - 1).withEvaluation(accuracy, taskMetrics));
+        updated.set(e.round() - 1, rounds.get(e.round() - 1).withEvaluation(e.accuracy(), e.taskMetrics(),
+                e.confusion()));
         return new ServerState(configHash, global, open, List.copyOf(updated), zeroShotAccuracy, finished,
-                memories, zeroShotMetrics, lastRound);
+                memories, zeroShotMetrics, lastRound, zeroShotConfusion);
     }
 }
