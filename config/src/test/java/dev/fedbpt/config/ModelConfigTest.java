@@ -57,13 +57,7 @@ class ModelConfigTest {
 
     @Test
     void aRunFolderFromBeforeTheKeyReadsAsTheModelsOwnPooling() throws IOException {
-        String hocon = ConfigLoader.loadDefaults().resolvedHocon();
-        String without = hocon.replaceAll("(?m)^\\s*pooling\\s*=.*\\R", "");
-        assertNotEquals(hocon, without);
-        Path stored = dir.resolve("config.conf");
-        Files.writeString(stored, without);
-        assertEquals(ExperimentConfig.Pooling.DEFAULT,
-                ConfigLoader.loadRunFolder(stored, List.of()).model().pooling());
+        assertEquals(ExperimentConfig.Pooling.DEFAULT, storedWithout("pooling").model().pooling());
     }
 
     @Test
@@ -96,13 +90,18 @@ class ModelConfigTest {
 
     @Test
     void aRunFolderFromBeforeTheDeviceKeyRanOnTheCpu() throws IOException {
+        ExperimentConfig loaded = storedWithout("device");
+        assertEquals(OptionalInt.empty(), loaded.model().cudaDevice());
+        assertEquals(ConfigLoader.loadDefaults().canonicalHash(), loaded.canonicalHash());
+    }
+
+    /** The defaults as a run folder written before the model section's {@code key} existed stores them, loaded. */
+    private ExperimentConfig storedWithout(String key) throws IOException {
         String hocon = ConfigLoader.loadDefaults().resolvedHocon();
-        String without = hocon.replaceAll("(?m)^\\s*device\\s*=.*\\R", "");
+        String without = hocon.replaceAll("(?m)^\\s*" + key + "\\s*=.*\\R", "");
         assertNotEquals(hocon, without);
         Path stored = dir.resolve("config.conf");
         Files.writeString(stored, without);
-        ExperimentConfig loaded = ConfigLoader.loadRunFolder(stored, List.of());
-        assertEquals(OptionalInt.empty(), loaded.model().cudaDevice());
-        assertEquals(ConfigLoader.loadDefaults().canonicalHash(), loaded.canonicalHash());
+        return ConfigLoader.loadRunFolder(stored, List.of());
     }
 }
