@@ -59,6 +59,7 @@ public final class ExperimentRunner {
                     + String.join(", ", executionChanges) + "); they do not change results");
         }
         List<ScoringModel> sessions = models.loadWorkers(config);
+        ActorSystem<Void> system = null;
         try {
             ScoringModel first = sessions.get(0);
             binding.bind(first);
@@ -69,10 +70,14 @@ public final class ExperimentRunner {
             Behavior<Void> guardian = guardian(config, method, experimentHash, data,
                     new Vocabulary(first.vocabularySize(), first.specialTokenIds()), scorers, faults, outputs);
             Config akka = AkkaDefaults.over(JournalSettings.forRunDirectory(runDirectory));
-            ActorSystem<Void> system = ActorSystem.create(guardian, "fedbpt", akka);
+            system = ActorSystem.create(guardian, "fedbpt", akka);
+            ActiveRuns.started(system);
             return awaitOutcome(system, outputs);
         } finally {
             sessions.forEach(ScoringModel::close);
+            if (system != null) {
+                ActiveRuns.ended(system);
+            }
         }
     }
 
@@ -81,7 +86,10 @@ public final class ExperimentRunner {
         awaitTermination(system);
         String failure = outputs.failure();
         if (failure == null && outputs.finalState() == null) {
-            failure = "the actor system stopped before the experiment finished";
+            failure = ActiveRuns.stopping()
+                    ? "by a signal; the journal keeps what was done, and `fedbpt resume` (or the same command "
+                            + "again) continues from there"
+                    : "the actor system stopped before the experiment finished";
         }
         return new Outcome(outputs, failure, outputs.refused());
     }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.persistence.JournalSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,6 +135,33 @@ class ExperimentRunnerTest {
                 () -> TestRuns.run(TestRuns.config("experiment.seed=99"), dir, FaultInjector.NONE));
         assertTrue(error.getMessage().contains("holds another experiment"), error.getMessage());
         assertNotNull(TestRuns.result(dir));
+    }
+
+    /** A stop signal ends the run before the JVM's shutdown hooks: models closed, the journal resumable. */
+    @Test
+    void stopAllEndsARunningExperimentWithItsModelsClosedAndItResumes() throws Exception {
+        ExperimentConfig config = TestRuns.config("experiment.rounds=30");
+        java.util.concurrent.CompletableFuture<ExperimentRunner.Outcome> running =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> TestRuns.run(config, dir));
+        try {
+            while (!Files.exists(dir.resolve(RunLayout.METRICS_FILE)) && !running.isDone()) {
+                Thread.sleep(20); // the first round has completed
+            }
+            assertTrue(ActiveRuns.stopAll(Duration.ofSeconds(30)), "the run ended in time");
+            ExperimentRunner.Outcome stopped = running.get();
+            assertFalse(stopped.succeeded());
+            assertTrue(stopped.failure().startsWith("by a signal"), stopped.failure());
+        } finally {
+            ActiveRuns.clearStop();
+        }
+        ExperimentRunner.Outcome resumed = TestRuns.run(config, dir);
+        assertTrue(resumed.succeeded(), resumed.failure());
+        ExperimentRunner.Outcome uninterrupted = TestRuns.run(config, dir.resolveSibling(dir.getFileName() + "-whole"));
+        assertEquals(hash(uninterrupted), hash(resumed), "stopped and resumed, the same bytes");
+    }
+
+    private static Object hash(ExperimentRunner.Outcome outcome) {
+        return outcome.outputs().result(outcome.outputs().finalState()).get("global_mean_sha256");
     }
 
     /** So that the corrected configuration starts in the same folder instead of finding another experiment there. */

@@ -16,6 +16,7 @@ public final class Main {
     public static final int BAD_INPUT = 2;
 
     public static void main(String[] args) {
+        StopSignals.install();
         System.exit(execute(args));
     }
 

@@ -1,6 +1,7 @@
 package dev.fedbpt.cli;
 
 import dev.fedbpt.actors.ConfiguredModels;
+import dev.fedbpt.actors.ActiveRuns;
 import dev.fedbpt.actors.ExperimentRunner;
 import dev.fedbpt.cli.sweep.CellStatus;
 import dev.fedbpt.cli.sweep.SameRun;
@@ -141,6 +142,11 @@ final class SweepCommand implements Callable<Integer> {
             System.out.println(head + ": " + (status == CellStatus.PARTIAL ? "resuming" : "starting") + " in "
                     + cell.folder());
             String failure = runCell(cell, head);
+            if (ActiveRuns.stopping()) { // not a failure of the cell: it resumes where it stopped
+                System.out.println("fedbpt: sweep stopped by a signal in " + head + "; running the sweep again "
+                        + "continues it");
+                return Main.FAILURE;
+            }
             if (failure != null) {
                 failures.put(cell.name(), failure);
                 System.err.println("fedbpt: " + head + ": failed: " + failure);

@@ -15,6 +15,7 @@ import akka.cluster.typed.SelfUp;
 import akka.cluster.typed.Subscribe;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.fedbpt.actors.ActiveRuns;
 import dev.fedbpt.actors.AkkaDefaults;
 import dev.fedbpt.actors.ClientActor;
 import dev.fedbpt.actors.ConfiguredMethod;
@@ -148,6 +149,7 @@ public final class ClusterNode {
             }
             ActorSystem<Event> system = ActorSystem.create(members.guardian(), NodeSettings.SYSTEM_NAME,
                     AkkaDefaults.over(akka));
+            ActiveRuns.started(system);
             return new ClusterNode(system, outputs, opened);
         } catch (RuntimeException e) {
             opened.forEach(ModelTokenizer::close);
@@ -165,6 +167,7 @@ public final class ClusterNode {
             return ExperimentRunner.awaitOutcome(system, outputs);
         } finally {
             opened.forEach(ModelTokenizer::close);
+            ActiveRuns.ended(system);
         }
     }
 
