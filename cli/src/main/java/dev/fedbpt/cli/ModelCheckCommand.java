@@ -7,6 +7,7 @@ import dev.fedbpt.inference.ModelCheck;
 import dev.fedbpt.inference.ModelCheckResult;
 import dev.fedbpt.inference.ModelLoadException;
 import dev.fedbpt.inference.ModelSource;
+import dev.fedbpt.inference.PromptModel;
 import dev.fedbpt.whitebox.WhiteBoxCheck;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -79,13 +80,15 @@ final class ModelCheckCommand implements Callable<Integer> {
         if (!backend.equals("onnx")) {
             throw new ConfigError(null, "--backend: expected onnx or pytorch, got '" + backend + "'");
         }
-        if (!json) {
-            System.out.println("loading, rewriting and verifying " + source.describe() + " ...");
-        }
-        ModelCheck.Settings settings = ModelCheck.Settings.defaults();
+        ModelCheck.Settings defaults = ModelCheck.Settings.defaults();
+        ModelCheck.Settings settings = defaults.withOptions(defaults.options().withCudaDevice(cuda));
         ModelCheckResult result;
         try {
-            result = ModelCheck.run(source, settings.withOptions(settings.options().withCudaDevice(cuda)));
+            PromptModel.checkDevice(settings.options()); // before loading, where it can tell
+            if (!json) {
+                System.out.println("loading, rewriting and verifying " + source.describe() + " ...");
+            }
+            result = ModelCheck.run(source, settings);
         } catch (DeviceUnavailableException e) {
             throw new ConfigError(null, "--device: " + e.getMessage());
         }
