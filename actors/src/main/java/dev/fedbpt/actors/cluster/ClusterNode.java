@@ -40,6 +40,7 @@ import dev.fedbpt.persistence.JournalSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -69,13 +70,24 @@ public final class ClusterNode {
 
     private final ActorSystem<Event> system;
     private final RunOutputs outputs;
-    /** The inference member's sessions, or the tokenizer of a member that scores nothing: closed when it stops. */
-    private final List<ModelTokenizer> opened;
+    /**
+     * Completes once the member's actor system has terminated and its models (the inference member's sessions, or
+     * the tokenizer of a member that scores nothing) are closed: whether or not anyone awaits the member (a test's
+     * crashed member is not), so that it never stays among the {@link ActiveRuns} a stop signal waits for.
+     */
+    private final CompletableFuture<Void> modelsClosed;
 
     private ClusterNode(ActorSystem<Event> system, RunOutputs outputs, List<ModelTokenizer> opened) {
         this.system = system;
         this.outputs = outputs;
-        this.opened = opened;
+        this.modelsClosed = system.getWhenTerminated().toCompletableFuture().handle((done, failure) -> {
+            try {
+                opened.forEach(ModelTokenizer::close);
+            } finally {
+                ActiveRuns.ended(system);
+            }
+            return null;
+        });
     }
 
     /**
@@ -166,8 +178,7 @@ public final class ClusterNode {
             }
             return ExperimentRunner.awaitOutcome(system, outputs);
         } finally {
-            opened.forEach(ModelTokenizer::close);
-            ActiveRuns.ended(system);
+            modelsClosed.join();
         }
     }
 
