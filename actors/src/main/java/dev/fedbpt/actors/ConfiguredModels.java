@@ -44,7 +44,7 @@ public final class ConfiguredModels implements ModelFactory {
             }
             return PromptModel.load(source(model), prompt(config), head, options(model));
         } catch (DeviceUnavailableException e) {
-            throw new ConfigError("fedbpt.model.device", e.getMessage());
+            throw refusedDevice(e);
         } catch (ModelLoadException e) {
             throw new ConfigError("fedbpt.model.onnx", e.getMessage());
         }
@@ -55,8 +55,12 @@ public final class ConfiguredModels implements ModelFactory {
         try {
             PromptModel.checkDevice(options(config.model()));
         } catch (DeviceUnavailableException e) {
-            throw new ConfigError("fedbpt.model.device", e.getMessage());
+            throw refusedDevice(e);
         }
+    }
+
+    private static ConfigError refusedDevice(DeviceUnavailableException e) {
+        return new ConfigError("fedbpt.model.device", e.getMessage());
     }
 
     private static ModelOptions options(ExperimentConfig.Model model) {
