@@ -191,6 +191,22 @@ public final class RunOutputs implements RunListener {
         failure = reason;
     }
 
+    /**
+     * What result.json calls "final": the last completed round's evaluation (null figures when that round was not
+     * evaluated), or the zero-shot evaluation when no round completed.
+     */
+    private record LastEvaluation(Double accuracy, Map<String, Double> metrics, Confusion confusion) {
+        static LastEvaluation of(ServerState state) {
+            List<RoundSummary> rounds = state.rounds();
+            if (rounds.isEmpty()) {
+                return new LastEvaluation(state.zeroShotAccuracy(), state.zeroShotMetrics(),
+                        state.zeroShotConfusion());
+            }
+            RoundSummary last = rounds.get(rounds.size() - 1);
+            return new LastEvaluation(last.testAccuracy(), last.testMetrics(), last.testConfusion());
+        }
+    }
+
     public Map<String, Object> result(ServerState state) {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("experiment", config.experiment().name());
@@ -203,22 +219,18 @@ public final class RunOutputs implements RunListener {
         // An ICL run's round-0 evaluation scores the inputs with their demonstrations: not the zero-shot baseline.
         result.put("zero_shot_accuracy", icl ? null : state.zeroShotAccuracy());
         List<RoundSummary> rounds = state.rounds();
-        result.put("final_accuracy", rounds.isEmpty() ? state.zeroShotAccuracy()
-                : rounds.get(rounds.size() - 1).testAccuracy());
-        Map<String, Double> finalTaskMetrics = rounds.isEmpty() ? state.zeroShotMetrics()
-                : rounds.get(rounds.size() - 1).testMetrics();
+        LastEvaluation last = LastEvaluation.of(state);
+        result.put("final_accuracy", last.accuracy());
         // The task's other metrics (F1, MCC) beside accuracy, only for the tasks that report them.
         state.zeroShotMetrics().forEach((name, value) -> result.put("zero_shot_" + name, icl ? null : value));
-        finalTaskMetrics.forEach((name, value) -> result.put("final_" + name, value));
+        last.metrics().forEach((name, value) -> result.put("final_" + name, value));
         // Rows of true class t (outer) predicted as class p (inner), in the task's label order; absent in runs
         // evaluated before it was kept.
         if (state.zeroShotConfusion().recorded() && !icl) {
             result.put("zero_shot_confusion", state.zeroShotConfusion().counts());
         }
-        Confusion finalConfusion = rounds.isEmpty() ? state.zeroShotConfusion()
-                : rounds.get(rounds.size() - 1).testConfusion();
-        if (finalConfusion.recorded()) {
-            result.put("final_confusion", finalConfusion.counts());
+        if (last.confusion().recorded()) {
+            result.put("final_confusion", last.confusion().counts());
         }
         result.put("eval_split", config.data().evaluatedOn());
         method.metrics(state.global()).forEach((name, value) -> result.put("final_" + name, value));
