@@ -321,11 +321,6 @@ public final class ConfigLoader {
                 r.intIn("pool.max-batch-tokens", 1, Integer.MAX_VALUE),
                 r.duration("pool.max-wait"),
                 r.intIn("pool.queue-limit", 1, Integer.MAX_VALUE));
-        if (model.backend() == ExperimentConfig.Backend.PYTORCH && pool.workers() != 1) {
-            throw new ConfigError(ROOT + ".pool.workers", "the pytorch backend runs one inference worker (got "
-                    + pool.workers() + "): its computations run one at a time in a JVM, and with two workers a run's "
-                    + "results changed from one run to the next");
-        }
         var persistence = new ExperimentConfig.Persistence(r.intIn("persistence.snapshot-every", 1, 1_000_000));
         var faults = new ExperimentConfig.Faults(
                 r.doubleIn("faults.client-drop-rate", 0.0, 1.0),

@@ -35,11 +35,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Results depend only on the call, to the bit: {@link #score(List)} (the inference pool's batches, gathered from
  * many clients) runs each row alone, {@link #score(Prompt, List)} splits its rows into chunks of {@value #CHUNK} in
- * the order given, and every computation of the JVM runs on one thread ({@link TorchThread}) with one PyTorch
- * intra-op thread. Every tensor the backward pass reads is libtorch's own memory ({@link TorchEncoder#owned},
- * {@link TorchEncoder#scalar}): DJL's arithmetic with Java numbers frees the number's buffer before the backward pass
- * reads it, which made gradients NaN or off in their last bits whenever a garbage collection ran in between. The
- * configuration allows this backend one inference worker: several could not compute in parallel anyway.
+ * the order given, and each computation runs on one of the model's own threads ({@link TorchThreads}, one per
+ * inference worker) with one PyTorch intra-op thread. Every tensor the backward pass reads is libtorch's own memory
+ * ({@link TorchEncoder#owned}, {@link TorchEncoder#scalar}): DJL's arithmetic with Java numbers frees the number's
+ * buffer before the backward pass reads it, which made gradients NaN or off in their last bits whenever a garbage
+ * collection ran in between (and, computed on several threads, made them depend on which thread ran them).
  */
 public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     /** Rows per forward pass of one prompt's request: bounds memory, and fixes how a request's rows are grouped. */
@@ -60,6 +60,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         }
     }
 
+    private final TorchThreads torch;
     private final TorchEncoder encoder;
     private final PromptTokenizer tokenizer;
     private final HeadSpec.Similarity head;
@@ -67,7 +68,9 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     /** The label descriptions' pooled unit vectors, transposed: [hidden, classes]. */
     private final NDArray labelUnitT;
 
-    private WhiteBoxModel(TorchEncoder encoder, PromptTokenizer tokenizer, HeadSpec.Similarity head) {
+    private WhiteBoxModel(TorchThreads torch, TorchEncoder encoder, PromptTokenizer tokenizer,
+                          HeadSpec.Similarity head) {
+        this.torch = torch;
         this.encoder = encoder;
         this.tokenizer = tokenizer;
         this.head = head;
@@ -75,7 +78,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         this.separator = probe[probe.length - 1];
         List<int[]> rows = new ArrayList<>();
         for (String d : head.labelDescriptions()) rows.add(tokenizer.encode(d));
-        this.labelUnitT = TorchThread.call(() -> {
+        this.labelUnitT = torch.call(() -> {
             try (NDManager call = encoder.manager().newSubManager()) {
                 NDArray unitT = pooledUnit(call, null, null, null, rows).transpose().duplicate();
                 unitT.attach(encoder.manager());
@@ -93,15 +96,16 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
      */
     public static WhiteBoxModel load(ModelSource source, HeadSpec.Similarity head, Precision precision)
             throws ModelLoadException {
-        return load(source, head, precision, 0);
+        return load(source, head, precision, 0, 1);
     }
 
     /**
      * @param reservedPositions positions a prompt takes from the model's position table (soft prompt and prefix
      *                          lengths): rows are cut to what is left, as the ONNX path cuts them
+     * @param threads           computations that may run at once (the inference pool's workers), each on one core
      */
     public static WhiteBoxModel load(ModelSource source, HeadSpec.Similarity head, Precision precision,
-                                     int reservedPositions) throws ModelLoadException {
+                                     int reservedPositions, int threads) throws ModelLoadException {
         long t0 = System.nanoTime();
         DjlEnvironment.prepare();
         if (System.getProperty("ai.djl.pytorch.num_threads") == null) {
@@ -110,17 +114,19 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         }
         EncoderWeights weights = EncoderWeights.read(source);
         PromptTokenizer tokenizer = tokenizer(source, reservedPositions);
+        TorchThreads torch = new TorchThreads(threads);
         TorchEncoder encoder;
         try {
-            encoder = TorchThread.call(() -> TorchEncoder.load(weights, precision.type));
+            encoder = torch.call(() -> TorchEncoder.load(weights, precision.type));
         } catch (RuntimeException | UnsatisfiedLinkError e) {
+            torch.close();
             tokenizer.close();
             throw new ModelLoadException("cannot start DJL's PyTorch engine (libtorch from "
                     + "ai.djl.pytorch:pytorch-native-cpu on the class path): " + e, e);
         }
-        WhiteBoxModel model = new WhiteBoxModel(encoder, tokenizer, head.forModel(source));
-        LOG.info("white-box model {}: {} layers, {} heads, hidden {}, {} ({} ms)", weights.name(),
-                weights.layerCount(), weights.heads(), weights.hiddenSize(), precision,
+        WhiteBoxModel model = new WhiteBoxModel(torch, encoder, tokenizer, head.forModel(source));
+        LOG.info("white-box model {}: {} layers, {} heads, hidden {}, {}, {} thread(s) ({} ms)", weights.name(),
+                weights.layerCount(), weights.heads(), weights.hiddenSize(), precision, threads,
                 (System.nanoTime() - t0) / 1_000_000);
         return model;
     }
@@ -205,7 +211,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     @Override
     public float[][] score(Prompt prompt, List<int[]> rows) {
         Prompt.Deep deep = deep(prompt);
-        return TorchThread.call(() -> scoreAlone(deep, rows));
+        return torch.call(() -> scoreAlone(deep, rows));
     }
 
     private float[][] scoreAlone(Prompt.Deep deep, List<int[]> rows) {
@@ -263,12 +269,12 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
             }
             oneHot[r * classes + labels[r]] = 1f;
         }
-        return TorchThread.call(() -> gradientAlone(prompt, rows, oneHot, classes));
+        return torch.call(() -> gradientAlone(prompt, rows, oneHot, classes));
     }
 
     private Gradient gradientAlone(Prompt.Deep prompt, List<int[]> rows, float[] oneHot, int classes) {
         // libtorch's grad mode is per thread; DJL's GradientCollector is one per JVM and would refuse a second
-        // inference worker's backward pass while the first one's runs.
+        // computation's backward pass while the first one's runs, so the backward pass is libtorch's own.
         boolean before = JniUtils.isGradMode();
         JniUtils.setGradMode(true);
         try (NDManager call = encoder.manager().newSubManager()) {
@@ -296,7 +302,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
      */
     @Override
     public double[][][] layerKernels(List<int[]> rows) {
-        return TorchThread.call(() -> {
+        return torch.call(() -> {
             boolean before = JniUtils.isGradMode();
             JniUtils.setGradMode(false);
             try (NDManager call = encoder.manager().newSubManager()) {
@@ -417,10 +423,11 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
 
     @Override
     public void close() {
-        TorchThread.call(() -> {
+        torch.call(() -> {
             encoder.close();
             return null;
         });
+        torch.close();
         tokenizer.close();
     }
 }

@@ -154,6 +154,69 @@ class WhiteBoxModelTest {
         }
     }
 
+    /**
+     * What lets the pytorch backend run several inference workers: a gradient's bits do not depend on which of a
+     * model's threads computes it or on what the other thread computes meanwhile. Different prompts and batch
+     * shapes, computed two at a time (asked from four threads) while a collector runs, against the same calls one by
+     * one on a model with one thread.
+     */
+    @Test
+    void gradientsComputedTwoAtATimeAreTheOnesComputedOneByOne() throws Exception {
+        int calls = Integer.getInteger("fedbpt.test.concurrentGradients", 48);
+        int h = torch.hiddenSize();
+        List<int[]> all = rows(torch);
+        List<Prompt.Deep> prompts = new ArrayList<>();
+        List<List<int[]>> batches = new ArrayList<>();
+        List<int[]> labels = new ArrayList<>();
+        List<Gradient> expected = new ArrayList<>();
+        for (int k = 0; k < calls; k++) {
+            prompts.add(new Prompt.Deep(k % 3, WhiteBoxCheck.gaussian((k % 3) * h, 0.1, 100 + k), 1 + k % 2,
+                    WhiteBoxCheck.gaussian(torch.layers() * 2 * (1 + k % 2) * h, 0.3, 200 + k)));
+            int size = 1 + k % all.size();
+            List<int[]> batch = new ArrayList<>();
+            int[] y = new int[size];
+            for (int r = 0; r < size; r++) {
+                batch.add(all.get((k + r) % all.size()));
+                y[r] = (k + r) % 2;
+            }
+            batches.add(batch);
+            labels.add(y);
+            expected.add(torch.lossAndGradient(prompts.get(k), batch, y));
+        }
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread collector = new Thread(() -> {
+            while (!stop.get()) {
+                System.gc();
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        java.util.concurrent.ExecutorService askers = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try (WhiteBoxModel twoThreads = WhiteBoxModel.load(ModelSource.bundled(), HEAD,
+                WhiteBoxModel.Precision.FLOAT32, 0, 2)) {
+            collector.start();
+            List<java.util.concurrent.Future<Gradient>> futures = new ArrayList<>();
+            for (int k = 0; k < calls; k++) {
+                int call = k;
+                futures.add(askers.submit(() -> twoThreads.lossAndGradient(prompts.get(call), batches.get(call),
+                        labels.get(call))));
+            }
+            for (int k = 0; k < calls; k++) {
+                Gradient g = futures.get(k).get();
+                assertEquals(expected.get(k).loss(), g.loss(), "loss of call " + k);
+                assertArrayEquals(expected.get(k).input(), g.input(), "soft prompt's gradient, call " + k);
+                assertArrayEquals(expected.get(k).prefix(), g.prefix(), "prefix's gradient, call " + k);
+            }
+        } finally {
+            stop.set(true);
+            collector.join();
+            askers.shutdown();
+        }
+    }
+
     @Test
     void twoModelsComputeGradientsAtOnceOnTwoThreadsAndGetTheSequentialBytes() throws Exception {
         Prompt.Deep prompt = Prompt.Deep.prefix(2, WhiteBoxCheck.gaussian(torch.layers() * 2 * 2
