@@ -40,7 +40,7 @@ public final class ConfiguredModels implements ModelFactory {
         try {
             if (model.backend() == ExperimentConfig.Backend.PYTORCH) { // the configuration took the similarity head
                 return WhiteBoxModel.load(source(model), (HeadSpec.Similarity) head, WhiteBoxModel.Precision.FLOAT32,
-                        whiteBoxReserved(config), config.pool().workers());
+                        whiteBoxReserved(config));
             }
             return PromptModel.load(source(model), prompt(config), head, options(model));
         } catch (DeviceUnavailableException e) {

@@ -60,7 +60,7 @@ public final class ClientMemoryProbe {
             }
         } else {
             try (WhiteBoxModel model = WhiteBoxModel.load(ModelSource.bundled(), head,
-                    WhiteBoxModel.Precision.FLOAT32, Math.max(PROMPT_LENGTH, PREFIX_LENGTH), 1)) {
+                    WhiteBoxModel.Precision.FLOAT32, Math.max(PROMPT_LENGTH, PREFIX_LENGTH))) {
                 loaded = rss("VmRSS");
                 int h = model.hiddenSize();
                 int[] labels = new int[batch];

@@ -35,11 +35,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Results depend only on the call, to the bit: {@link #score(List)} (the inference pool's batches, gathered from
  * many clients) runs each row alone, {@link #score(Prompt, List)} splits its rows into chunks of {@value #CHUNK} in
- * the order given, and each computation runs on one of the model's own threads ({@link TorchThreads}, one per
- * inference worker) with one PyTorch intra-op thread. Every tensor the backward pass reads is libtorch's own memory
+ * the order given, and each computation runs on the model's own thread ({@link TorchThread}; each inference worker
+ * loads a model) with one PyTorch intra-op thread. Every tensor the backward pass reads is libtorch's own memory
  * ({@link TorchEncoder#owned}, {@link TorchEncoder#scalar}): DJL's arithmetic with Java numbers frees the number's
  * buffer before the backward pass reads it, which made gradients NaN or off in their last bits whenever a garbage
- * collection ran in between (and, computed on several threads, made them depend on which thread ran them).
+ * collection ran in between (and, with two models computing at once, made them depend on what the other computed).
  */
 public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     /** Rows per forward pass of one prompt's request: bounds memory, and fixes how a request's rows are grouped. */
@@ -60,7 +60,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         }
     }
 
-    private final TorchThreads torch;
+    private final TorchThread torch;
     private final TorchEncoder encoder;
     private final PromptTokenizer tokenizer;
     private final HeadSpec.Similarity head;
@@ -68,7 +68,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     /** The label descriptions' pooled unit vectors, transposed: [hidden, classes]. */
     private final NDArray labelUnitT;
 
-    private WhiteBoxModel(TorchThreads torch, TorchEncoder encoder, PromptTokenizer tokenizer,
+    private WhiteBoxModel(TorchThread torch, TorchEncoder encoder, PromptTokenizer tokenizer,
                           HeadSpec.Similarity head) {
         this.torch = torch;
         this.encoder = encoder;
@@ -96,16 +96,15 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
      */
     public static WhiteBoxModel load(ModelSource source, HeadSpec.Similarity head, Precision precision)
             throws ModelLoadException {
-        return load(source, head, precision, 0, 1);
+        return load(source, head, precision, 0);
     }
 
     /**
      * @param reservedPositions positions a prompt takes from the model's position table (soft prompt and prefix
      *                          lengths): rows are cut to what is left, as the ONNX path cuts them
-     * @param threads           computations that may run at once (the inference pool's workers), each on one core
      */
     public static WhiteBoxModel load(ModelSource source, HeadSpec.Similarity head, Precision precision,
-                                     int reservedPositions, int threads) throws ModelLoadException {
+                                     int reservedPositions) throws ModelLoadException {
         long t0 = System.nanoTime();
         DjlEnvironment.prepare();
         if (System.getProperty("ai.djl.pytorch.num_threads") == null) {
@@ -114,7 +113,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         }
         EncoderWeights weights = EncoderWeights.read(source);
         PromptTokenizer tokenizer = tokenizer(source, reservedPositions);
-        TorchThreads torch = new TorchThreads(threads);
+        TorchThread torch = new TorchThread();
         TorchEncoder encoder;
         try {
             encoder = torch.call(() -> TorchEncoder.load(weights, precision.type));
@@ -125,8 +124,8 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
                     + "ai.djl.pytorch:pytorch-native-cpu on the class path): " + e, e);
         }
         WhiteBoxModel model = new WhiteBoxModel(torch, encoder, tokenizer, head.forModel(source));
-        LOG.info("white-box model {}: {} layers, {} heads, hidden {}, {}, {} thread(s) ({} ms)", weights.name(),
-                weights.layerCount(), weights.heads(), weights.hiddenSize(), precision, threads,
+        LOG.info("white-box model {}: {} layers, {} heads, hidden {}, {} ({} ms)", weights.name(),
+                weights.layerCount(), weights.heads(), weights.hiddenSize(), precision,
                 (System.nanoTime() - t0) / 1_000_000);
         return model;
     }

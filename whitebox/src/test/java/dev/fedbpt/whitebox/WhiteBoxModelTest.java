@@ -155,13 +155,12 @@ class WhiteBoxModelTest {
     }
 
     /**
-     * What lets the pytorch backend run several inference workers: a gradient's bits do not depend on which of a
-     * model's threads computes it or on what the other thread computes meanwhile. Different prompts and batch
-     * shapes, computed two at a time (asked from four threads) while a collector runs, against the same calls one by
-     * one on a model with one thread.
+     * What lets the pytorch backend run several inference workers (each with a model of its own): a gradient's bits
+     * do not depend on what another model computes meanwhile. Different prompts and batch shapes, computed by two
+     * models at once (asked from four threads) while a collector runs, against the same calls one by one.
      */
     @Test
-    void gradientsComputedTwoAtATimeAreTheOnesComputedOneByOne() throws Exception {
+    void gradientsComputedByTwoModelsAtOnceAreTheOnesComputedOneByOne() throws Exception {
         int calls = Integer.getInteger("fedbpt.test.concurrentGradients", 48);
         int h = torch.hiddenSize();
         List<int[]> all = rows(torch);
@@ -195,13 +194,13 @@ class WhiteBoxModelTest {
             }
         });
         java.util.concurrent.ExecutorService askers = java.util.concurrent.Executors.newFixedThreadPool(4);
-        try (WhiteBoxModel twoThreads = WhiteBoxModel.load(ModelSource.bundled(), HEAD,
-                WhiteBoxModel.Precision.FLOAT32, 0, 2)) {
+        try (WhiteBoxModel second = WhiteBoxModel.load(ModelSource.bundled(), HEAD, WhiteBoxModel.Precision.FLOAT32)) {
             collector.start();
             List<java.util.concurrent.Future<Gradient>> futures = new ArrayList<>();
             for (int k = 0; k < calls; k++) {
                 int call = k;
-                futures.add(askers.submit(() -> twoThreads.lossAndGradient(prompts.get(call), batches.get(call),
+                WhiteBoxModel m = k % 2 == 0 ? torch : second;
+                futures.add(askers.submit(() -> m.lossAndGradient(prompts.get(call), batches.get(call),
                         labels.get(call))));
             }
             for (int k = 0; k < calls; k++) {
