@@ -129,28 +129,13 @@ class WhiteBoxModelTest {
                 WhiteBoxCheck.gaussian(torch.layers() * 2 * 2 * h, 0.3, 9));
         int[] labels = {1, 0, 1, 0};
         Gradient quiet = torch.lossAndGradient(prompt, rows(torch), labels);
-        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread collector = new Thread(() -> {
-            while (!stop.get()) {
-                System.gc();
-                try {
-                    Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
-        collector.start();
-        try {
+        try (Collector collector = new Collector()) {
             for (int k = 0; k < 8; k++) {
                 Gradient g = torch.lossAndGradient(prompt, rows(torch), labels);
                 assertEquals(quiet.loss(), g.loss());
                 assertArrayEquals(quiet.input(), g.input(), "soft prompt's gradient, call " + k);
                 assertArrayEquals(quiet.prefix(), g.prefix(), "prefix's gradient, call " + k);
             }
-        } finally {
-            stop.set(true);
-            collector.join();
         }
     }
 
@@ -182,20 +167,9 @@ class WhiteBoxModelTest {
             labels.add(y);
             expected.add(torch.lossAndGradient(prompts.get(k), batch, y));
         }
-        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread collector = new Thread(() -> {
-            while (!stop.get()) {
-                System.gc();
-                try {
-                    Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
         java.util.concurrent.ExecutorService askers = java.util.concurrent.Executors.newFixedThreadPool(4);
-        try (WhiteBoxModel second = WhiteBoxModel.load(ModelSource.bundled(), HEAD, WhiteBoxModel.Precision.FLOAT32)) {
-            collector.start();
+        try (WhiteBoxModel second = WhiteBoxModel.load(ModelSource.bundled(), HEAD, WhiteBoxModel.Precision.FLOAT32);
+             Collector collector = new Collector()) {
             List<java.util.concurrent.Future<Gradient>> futures = new ArrayList<>();
             for (int k = 0; k < calls; k++) {
                 int call = k;
@@ -210,8 +184,6 @@ class WhiteBoxModelTest {
                 assertArrayEquals(expected.get(k).prefix(), g.prefix(), "prefix's gradient, call " + k);
             }
         } finally {
-            stop.set(true);
-            collector.join();
             askers.shutdown();
         }
     }
@@ -238,6 +210,31 @@ class WhiteBoxModelTest {
             } finally {
                 pool.shutdown();
             }
+        }
+    }
+
+    /** A thread that asks for a garbage collection every 5 ms until closed. */
+    static final class Collector implements AutoCloseable {
+        private final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        private final Thread thread = new Thread(() -> {
+            while (!stop.get()) {
+                System.gc();
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+
+        Collector() {
+            thread.start();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop.set(true);
+            thread.join();
         }
     }
 }
