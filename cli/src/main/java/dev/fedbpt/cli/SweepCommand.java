@@ -1,7 +1,7 @@
 package dev.fedbpt.cli;
 
-import dev.fedbpt.actors.ConfiguredModels;
 import dev.fedbpt.actors.ActiveRuns;
+import dev.fedbpt.actors.ConfiguredModels;
 import dev.fedbpt.actors.ExperimentRunner;
 import dev.fedbpt.cli.sweep.CellStatus;
 import dev.fedbpt.cli.sweep.SameRun;

@@ -188,31 +188,6 @@ class WhiteBoxModelTest {
         }
     }
 
-    @Test
-    void twoModelsComputeGradientsAtOnceOnTwoThreadsAndGetTheSequentialBytes() throws Exception {
-        Prompt.Deep prompt = Prompt.Deep.prefix(2, WhiteBoxCheck.gaussian(torch.layers() * 2 * 2
-                * torch.hiddenSize(), 0.3, 9));
-        int[] labels = {1, 0, 1, 0};
-        Gradient expected = torch.lossAndGradient(prompt, rows(torch), labels);
-        try (WhiteBoxModel second = WhiteBoxModel.load(ModelSource.bundled(), HEAD, WhiteBoxModel.Precision.FLOAT32)) {
-            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
-            try {
-                List<java.util.concurrent.Future<Gradient>> futures = new ArrayList<>();
-                for (int k = 0; k < 6; k++) {
-                    WhiteBoxModel m = k % 2 == 0 ? torch : second;
-                    futures.add(pool.submit(() -> m.lossAndGradient(prompt, rows(m), labels)));
-                }
-                for (var f : futures) {
-                    Gradient g = f.get();
-                    assertEquals(expected.loss(), g.loss());
-                    assertArrayEquals(expected.prefix(), g.prefix());
-                }
-            } finally {
-                pool.shutdown();
-            }
-        }
-    }
-
     /** A thread that asks for a garbage collection every 5 ms until closed. */
     static final class Collector implements AutoCloseable {
         private final java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
