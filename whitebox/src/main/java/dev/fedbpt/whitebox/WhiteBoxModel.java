@@ -123,7 +123,13 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
             throw new ModelLoadException("cannot start DJL's PyTorch engine (libtorch from "
                     + "ai.djl.pytorch:pytorch-native-cpu on the class path): " + e, e);
         }
-        WhiteBoxModel model = new WhiteBoxModel(torch, encoder, tokenizer, head.forModel(source));
+        WhiteBoxModel model;
+        try {
+            model = new WhiteBoxModel(torch, encoder, tokenizer, head.forModel(source));
+        } catch (RuntimeException e) {
+            release(torch, encoder, tokenizer);
+            throw e;
+        }
         LOG.info("white-box model {}: {} layers, {} heads, hidden {}, {} ({} ms)", weights.name(),
                 weights.layerCount(), weights.heads(), weights.hiddenSize(), precision,
                 (System.nanoTime() - t0) / 1_000_000);
@@ -422,11 +428,19 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
 
     @Override
     public void close() {
-        torch.call(() -> {
-            encoder.close();
-            return null;
-        });
-        torch.close();
-        tokenizer.close();
+        release(torch, encoder, tokenizer);
+    }
+
+    /** Frees what {@link #load} acquired: the encoder's native memory on its own thread, then the thread. */
+    private static void release(TorchThread torch, TorchEncoder encoder, PromptTokenizer tokenizer) {
+        try {
+            torch.call(() -> {
+                encoder.close();
+                return null;
+            });
+        } finally {
+            torch.close();
+            tokenizer.close();
+        }
     }
 }
