@@ -117,8 +117,7 @@ public final class DlsEcPayloads implements PayloadCodec {
             PayloadBytes.put(out, new float[][] {u.z()});
             return out.array();
         }
-        throw new IllegalArgumentException("the " + NAME + " codec does not encode "
-                + (payload == null ? "null" : payload.getClass().getName()));
+        throw PayloadBytes.notEncodable(NAME, payload);
     }
 
     @Override
@@ -150,7 +149,7 @@ public final class DlsEcPayloads implements PayloadCodec {
                 case DOWNLINK_UPDATE -> downlinkUpdate(in);
                 case SEARCH_UPLOAD_16 -> new SearchUpload(in.getInt(), in.getInt(), in.getDouble(), in.getInt(),
                         ids16(in));
-                default -> throw new IllegalArgumentException("unknown " + NAME + " payload kind " + kind);
+                default -> throw PayloadBytes.unknownKind(NAME, kind);
             };
         });
     }

@@ -62,8 +62,7 @@ public final class FedBbptPayloads implements PayloadCodec {
             out.putLong(m.adamSteps()).putLong(m.apiCalls()).putDouble(m.lastLoss());
             return out.array();
         }
-        throw new IllegalArgumentException("the " + NAME + " codec does not encode "
-                + (payload == null ? "null" : payload.getClass().getName()));
+        throw PayloadBytes.notEncodable(NAME, payload);
     }
 
     @Override
@@ -88,7 +87,7 @@ public final class FedBbptPayloads implements PayloadCodec {
                         PayloadBytes.ints(in), PayloadBytes.ints(in), PayloadBytes.ints(in), PayloadBytes.ints(in));
                 case CLIENT_MEMORY -> new ClientOptimizerState(PayloadBytes.matrix(in), PayloadBytes.matrix(in),
                         in.getLong(), in.getLong(), in.getDouble());
-                default -> throw new IllegalArgumentException("unknown " + NAME + " payload kind " + kind);
+                default -> throw PayloadBytes.unknownKind(NAME, kind);
             };
         });
     }

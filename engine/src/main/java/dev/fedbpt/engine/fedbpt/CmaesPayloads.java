@@ -63,7 +63,7 @@ public final class CmaesPayloads implements PayloadCodec {
             results.forEach(r -> out.putInt(r.length).put(r));
             return out.array();
         }
-        throw new IllegalArgumentException("the " + NAME + " codec does not encode " + payload.getClass().getName());
+        throw PayloadBytes.notEncodable(NAME, payload);
     }
 
     @Override
@@ -78,7 +78,7 @@ public final class CmaesPayloads implements PayloadCodec {
                         PayloadBytes.narrowDoubles(in), in.getDouble(), in.getInt(),
                         in.get() == 0 ? null : getState(in), in.get() == 0 ? null : PayloadBytes.narrowMatrix(in));
                 case ROUND_RESULTS -> roundResults(in);
-                default -> throw new IllegalArgumentException("unknown " + NAME + " payload kind " + kind);
+                default -> throw PayloadBytes.unknownKind(NAME, kind);
             };
         });
     }

@@ -99,20 +99,23 @@ public final class PepTaoPayloads implements PayloadCodec {
             putPersonal(out, r);
             return out.array();
         }
-        throw new IllegalArgumentException("not a FedPepTAO payload: " + payload.getClass().getName());
+        throw PayloadBytes.notEncodable(NAME, payload);
     }
 
     @Override
     public Payload decode(byte[] bytes) {
-        return PayloadBytes.decode(NAME, bytes, in -> switch (in.get()) {
-            case STATE -> state(in);
-            case DOWNLINK -> new PepTaoDownlink(in.getInt(), readInts(in), in.getInt(), floats(in));
-            case UPLOAD -> new PepTaoUpload(in.getInt(), in.getInt(), in.getDouble(), in.getInt(), in.getInt(),
-                    floats(in), PayloadBytes.doubles(in));
-            case RATIO -> new RatioUpload(in.getInt(), in.getInt(), in.getDouble(), in.getInt(), in.getDouble());
-            case MEMORY -> new PersonalPrefix(in.getInt(), floats(in), floats(in), floats(in), in.getInt());
-            case PERSONAL -> personal(in);
-            default -> throw new IllegalArgumentException("unknown FedPepTAO payload kind");
+        return PayloadBytes.decode(NAME, bytes, in -> {
+            byte kind = in.get();
+            return switch (kind) {
+                case STATE -> state(in);
+                case DOWNLINK -> new PepTaoDownlink(in.getInt(), readInts(in), in.getInt(), floats(in));
+                case UPLOAD -> new PepTaoUpload(in.getInt(), in.getInt(), in.getDouble(), in.getInt(), in.getInt(),
+                        floats(in), PayloadBytes.doubles(in));
+                case RATIO -> new RatioUpload(in.getInt(), in.getInt(), in.getDouble(), in.getInt(), in.getDouble());
+                case MEMORY -> new PersonalPrefix(in.getInt(), floats(in), floats(in), floats(in), in.getInt());
+                case PERSONAL -> personal(in);
+                default -> throw PayloadBytes.unknownKind(NAME, kind);
+            };
         });
     }
 

@@ -36,16 +36,19 @@ public final class GradientPayloads implements PayloadCodec {
             PayloadBytes.put(out, params);
             return out.array();
         }
-        throw new IllegalArgumentException("not a gradient-method payload: " + payload.getClass().getName());
+        throw PayloadBytes.notEncodable(NAME, payload);
     }
 
     @Override
     public Payload decode(byte[] bytes) {
-        return PayloadBytes.decode(NAME, bytes, in -> switch (in.get()) {
-            case STATE -> new PromptState(in.getInt(), PayloadBytes.floatMatrix(in)[0]);
-            case UPLOAD -> new ParamsUpload(in.getInt(), in.getInt(), in.getDouble(), in.getInt(),
-                    PayloadBytes.floatMatrix(in)[0]);
-            default -> throw new IllegalArgumentException("unknown gradient-method payload kind");
+        return PayloadBytes.decode(NAME, bytes, in -> {
+            byte kind = in.get();
+            return switch (kind) {
+                case STATE -> new PromptState(in.getInt(), PayloadBytes.floatMatrix(in)[0]);
+                case UPLOAD -> new ParamsUpload(in.getInt(), in.getInt(), in.getDouble(), in.getInt(),
+                        PayloadBytes.floatMatrix(in)[0]);
+                default -> throw PayloadBytes.unknownKind(NAME, kind);
+            };
         });
     }
 }

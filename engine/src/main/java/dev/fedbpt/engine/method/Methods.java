@@ -110,6 +110,11 @@ public final class Methods {
         return entry;
     }
 
+    /** Registered payload codec names, in registration order. */
+    public static List<String> codecNames() {
+        return new ArrayList<>(CODECS.keySet());
+    }
+
     /** @throws IllegalArgumentException when no codec of that name is registered */
     public static PayloadCodec codec(String name) {
         PayloadCodec codec = CODECS.get(name);

@@ -33,6 +33,17 @@ public final class PayloadBytes {
         }
     }
 
+    /** The refusal of a codec asked to encode a payload of another method (or null). */
+    public static IllegalArgumentException notEncodable(String codec, Payload payload) {
+        return new IllegalArgumentException("the " + codec + " codec does not encode "
+                + (payload == null ? "null" : payload.getClass().getName()));
+    }
+
+    /** The refusal of a codec reading a kind byte it never writes. */
+    public static IllegalArgumentException unknownKind(String codec, byte kind) {
+        return new IllegalArgumentException("unknown " + codec + " payload kind " + kind);
+    }
+
     public static int size(double[] values) {
         return 4 + 8 * values.length;
     }
