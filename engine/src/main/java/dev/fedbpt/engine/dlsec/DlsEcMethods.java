@@ -1,8 +1,8 @@
 package dev.fedbpt.engine.dlsec;
 
 import dev.fedbpt.engine.method.MethodContext;
+import dev.fedbpt.engine.method.MethodEntry;
 import dev.fedbpt.engine.method.MethodTraits;
-import dev.fedbpt.engine.method.Methods;
 
 import java.util.List;
 
@@ -14,12 +14,12 @@ import java.util.List;
 public final class DlsEcMethods {
     private DlsEcMethods() {}
 
-    public static List<Methods.Entry> entries() {
-        return List.of(new Methods.Entry(DlsEcMethod.NAME, MethodTraits.PERSONALISED,
+    public static List<MethodEntry> entries() {
+        return List.of(new MethodEntry(DlsEcMethod.NAME, MethodTraits.PERSONALISED,
                         c -> new DlsEcMethod(DlsEcConfig.from(c.settings()), c)),
-                new Methods.Entry("bbt", new MethodTraits(false, false, false, true), c -> bbt("bbt",
+                new MethodEntry("bbt", new MethodTraits(false, false, false, true), c -> bbt("bbt",
                         BbtMethod.Mode.LOCAL, c)),
-                new Methods.Entry("bbt-fed", MethodTraits.PERSONALISED, c -> bbt("bbt-fed",
+                new MethodEntry("bbt-fed", MethodTraits.PERSONALISED, c -> bbt("bbt-fed",
                         BbtMethod.Mode.FEDERATED, c)));
     }
 

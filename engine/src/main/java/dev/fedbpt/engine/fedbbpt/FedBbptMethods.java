@@ -1,8 +1,8 @@
 package dev.fedbpt.engine.fedbbpt;
 
+import dev.fedbpt.engine.method.MethodEntry;
 import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.MethodTraits;
-import dev.fedbpt.engine.method.Methods;
 import java.util.List;
 
 /**
@@ -20,10 +20,10 @@ import java.util.List;
 public final class FedBbptMethods {
     private FedBbptMethods() {}
 
-    public static List<Methods.Entry> entries() {
+    public static List<MethodEntry> entries() {
         return List.of(
-                new Methods.Entry("fed-bbpt", MethodTraits.FEDERATED, c -> new FedBbptMethod("fed-bbpt", config(c.settings()))),
-                new Methods.Entry("bdpl", new MethodTraits(true, true, false), c -> new FedBbptMethod("bdpl",
+                new MethodEntry("fed-bbpt", MethodTraits.FEDERATED, c -> new FedBbptMethod("fed-bbpt", config(c.settings()))),
+                new MethodEntry("bdpl", new MethodTraits(true, true, false), c -> new FedBbptMethod("bdpl",
                         config(c.settings()).withAdamState(FedBbptConfig.AdamState.PERSIST))));
     }
 

@@ -1,8 +1,8 @@
 package dev.fedbpt.engine.fedbpt;
 
+import dev.fedbpt.engine.method.MethodEntry;
 import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.MethodTraits;
-import dev.fedbpt.engine.method.Methods;
 import dev.fedbpt.engine.method.Precision;
 import java.util.List;
 import java.util.Map;
@@ -14,22 +14,22 @@ import java.util.Map;
 public final class FedBptMethods {
     private FedBptMethods() {}
 
-    public static List<Methods.Entry> entries() {
+    public static List<MethodEntry> entries() {
         MethodTraits evaluatesOnly = new MethodTraits(false, false, false);
         return List.of(
-                new Methods.Entry("fedbpt", MethodTraits.FEDERATED,
+                new MethodEntry("fedbpt", MethodTraits.FEDERATED,
                         c -> method("fedbpt", fedBptStrategy(c.settings()), c.settings(), true, c.seed())),
-                new Methods.Entry("fedavg-bbt", MethodTraits.FEDERATED,
+                new MethodEntry("fedavg-bbt", MethodTraits.FEDERATED,
                         c -> method("fedavg-bbt", fedAvgStrategy(c.settings()), c.settings(), true, c.seed())),
                 // Baselines that only evaluate: they run no rounds, so their strategy is never used. zero-shot scores
                 // the task's template and label descriptions alone; icl puts demonstrations before each test input.
-                new Methods.Entry("zero-shot", evaluatesOnly, c -> method("zero-shot",
+                new MethodEntry("zero-shot", evaluatesOnly, c -> method("zero-shot",
                         new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), false, c.seed())),
-                new Methods.Entry("icl", new MethodTraits(false, false, true), c -> method("icl",
+                new MethodEntry("icl", new MethodTraits(false, false, true), c -> method("icl",
                         new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), false, c.seed())),
                 // Centralised BBT: FedAvg-BBT over a single client hands the client's whole CMA-ES state on, paths
                 // included, so the rounds chain into one local search.
-                new Methods.Entry("centralised-bbt", new MethodTraits(true, true, false), c -> method("centralised-bbt",
+                new MethodEntry("centralised-bbt", new MethodTraits(true, true, false), c -> method("centralised-bbt",
                         new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), true, c.seed())));
     }
 

@@ -1,7 +1,7 @@
 package dev.fedbpt.engine.fedpeptao;
 
+import dev.fedbpt.engine.method.MethodEntry;
 import dev.fedbpt.engine.method.MethodTraits;
-import dev.fedbpt.engine.method.Methods;
 import java.util.List;
 
 /**
@@ -11,8 +11,8 @@ import java.util.List;
 public final class FedPepTaoMethods {
     private FedPepTaoMethods() {}
 
-    public static List<Methods.Entry> entries() {
-        return List.of(new Methods.Entry("fedpeptao", new MethodTraits(true, false, false, true, true),
+    public static List<MethodEntry> entries() {
+        return List.of(new MethodEntry("fedpeptao", new MethodTraits(true, false, false, true, true),
                 c -> new PepTaoMethod(PepTaoConfig.from(c.settings()), c)));
     }
 }

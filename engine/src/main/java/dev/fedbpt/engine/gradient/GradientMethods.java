@@ -1,7 +1,7 @@
 package dev.fedbpt.engine.gradient;
 
+import dev.fedbpt.engine.method.MethodEntry;
 import dev.fedbpt.engine.method.MethodTraits;
-import dev.fedbpt.engine.method.Methods;
 import java.util.List;
 
 /**
@@ -11,11 +11,11 @@ import java.util.List;
 public final class GradientMethods {
     private GradientMethods() {}
 
-    public static List<Methods.Entry> entries() {
+    public static List<MethodEntry> entries() {
         return List.of(
-                new Methods.Entry("fedprompt", MethodTraits.WHITE_BOX, c -> new FedAvgPrompt("fedprompt",
+                new MethodEntry("fedprompt", MethodTraits.WHITE_BOX, c -> new FedAvgPrompt("fedprompt",
                         FedAvgPrompt.Kind.SOFT_PROMPT, GradientConfig.from(c.settings()), c)),
-                new Methods.Entry("fedp-tuning", MethodTraits.WHITE_BOX, c -> new FedAvgPrompt("fedp-tuning",
+                new MethodEntry("fedp-tuning", MethodTraits.WHITE_BOX, c -> new FedAvgPrompt("fedp-tuning",
                         FedAvgPrompt.Kind.PREFIX, GradientConfig.from(c.settings()), c)));
     }
 }

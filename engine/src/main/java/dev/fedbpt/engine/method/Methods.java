@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * The registry of methods and payload codecs: the only place that lists them. Each method package contributes its
@@ -25,10 +24,7 @@ import java.util.function.Function;
  */
 public final class Methods {
 
-    /** A registered method: its name, what the framework must know of it, and how it is built from settings. */
-    public record Entry(String name, MethodTraits traits, Function<MethodContext, FederatedMethod> factory) {}
-
-    private static final Map<String, Entry> METHODS = new LinkedHashMap<>();
+    private static final Map<String, MethodEntry> METHODS = new LinkedHashMap<>();
     private static final Map<String, PayloadCodec> CODECS = new LinkedHashMap<>();
     private static final List<SettingsRules> RULES = List.of(new FedBptSettings());
 
@@ -102,8 +98,8 @@ public final class Methods {
         return METHODS.containsKey(name);
     }
 
-    private static Entry entry(String name) {
-        Entry entry = METHODS.get(name);
+    private static MethodEntry entry(String name) {
+        MethodEntry entry = METHODS.get(name);
         if (entry == null) {
             throw new IllegalArgumentException("unknown method '" + name + "'; known: " + String.join(", ", names()));
         }

@@ -17,7 +17,7 @@ import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.MethodState;
 import dev.fedbpt.engine.method.MapSettings;
 import dev.fedbpt.engine.method.MethodContext;
-import dev.fedbpt.engine.method.Methods;
+import dev.fedbpt.engine.method.MethodEntry;
 import dev.fedbpt.engine.method.ModelFacts;
 import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.engine.method.PromptScorer;
@@ -264,8 +264,8 @@ class FedBbptRunTest {
                 Map.entry("fed-bbpt.weights", "samples"), Map.entry("fed-bbpt.pmi-threshold", "1.0"),
                 Map.entry("fed-bbpt.min-count", "5"));
         MethodSettings settings = new MapSettings(values);
-        List<Methods.Entry> entries = FedBbptMethods.entries();
-        assertEquals(List.of("fed-bbpt", "bdpl"), entries.stream().map(Methods.Entry::name).toList());
+        List<MethodEntry> entries = FedBbptMethods.entries();
+        assertEquals(List.of("fed-bbpt", "bdpl"), entries.stream().map(MethodEntry::name).toList());
         FedBbptMethod fed = (FedBbptMethod) entries.get(0).factory().apply(new MethodContext(settings, 1, 0, ModelFacts.NONE));
         FedBbptMethod bdpl = (FedBbptMethod) entries.get(1).factory().apply(new MethodContext(settings, 1, 0, ModelFacts.NONE));
         assertEquals(new FedBbptConfig(100, 200, 10, 1e-4, 0.1, 3, 128, 8000, FedBbptConfig.AdamState.RESET,
