@@ -431,7 +431,10 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         release(torch, encoder, tokenizer);
     }
 
-    /** Frees what {@link #load} acquired: the encoder's native memory on its own thread, then the thread. */
+    /**
+     * Frees what {@link #load} acquired: the encoder's native memory on its own thread, then the thread and the
+     * tokenizer's native handle, each even when freeing the one before it fails.
+     */
     private static void release(TorchThread torch, TorchEncoder encoder, PromptTokenizer tokenizer) {
         try {
             torch.call(() -> {
@@ -439,8 +442,11 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
                 return null;
             });
         } finally {
-            torch.close();
-            tokenizer.close();
+            try {
+                torch.close();
+            } finally {
+                tokenizer.close();
+            }
         }
     }
 }
