@@ -123,22 +123,6 @@ class StoredRoundCompatibilityTest {
         assertEquals(metrics, recovered.metrics());
     }
 
-    /**
-     * A run killed in its first moments can leave a journal file that H2 created but never initialised; reading it
-     * read-only fails for want of a write. It holds nothing, so it opens as a new journal instead of being refused as
-     * damaged on every later start (which once made a kill-and-resume test loop for ever).
-     */
-    @Test
-    void aJournalFileCreatedButNeverInitialisedOpensAsANewJournal(@TempDir Path run) throws Exception {
-        Path database = JournalSettings.databaseFile(run);
-        Files.createDirectories(run);
-        org.h2.mvstore.MVStore.open(database.toString()).close(); // a store without a database in it
-        JournalSchema.open(run, "abc");
-        JournalSchema.open(run, "abc");
-        JournalException other = assertThrows(JournalException.class, () -> JournalSchema.open(run, "xyz"));
-        assertTrue(other.getMessage().contains("another configuration"), other.getMessage());
-    }
-
     @Test
     void aJournalOfTheFormatBeforeMethodPlugInsIsRefusedUntouched(@TempDir Path run) throws Exception {
         // The first format's journal: fedbpt_run recorded the configuration's hash and no format.

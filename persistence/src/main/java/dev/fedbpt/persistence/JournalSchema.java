@@ -11,14 +11,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.h2.mvstore.MVStore;
 
 /**
- * Opens a run folder's journal for a configuration: an existing journal is first checked read-only (so a damaged
- * journal, or one that belongs to another configuration, is refused without a byte written), then the tables are
- * created when missing and the configuration's hash and journal format are recorded. A journal of another format
- * is refused before anything is written: its records cannot be read back by this version. Ships its own DDL because the plugin's H2 script
- * creates an index without IF NOT EXISTS and fails on every start after the first.
+ * Opens a run folder's journal for a configuration: an existing journal is first checked through a copy (so a damaged
+ * journal, or one that belongs to another configuration, is refused without a byte of it written), then the tables
+ * are created when missing and the configuration's hash and journal format are recorded. A journal of another format
+ * is refused before anything is written: its records cannot be read back by this version. Ships its own DDL because
+ * the plugin's H2 script creates an index without IF NOT EXISTS and fails on every start after the first.
  */
 public final class JournalSchema {
     private static final String DDL = "dev/fedbpt/persistence/h2-schema.sql";
@@ -57,19 +56,34 @@ public final class JournalSchema {
         }
     }
 
+    /**
+     * Reads the stored hash and format from a copy of the journal, opened as the run will open the journal, rather
+     * than from the journal opened read-only. A read-only open cannot read a store that H2 created but never
+     * initialised (a run killed in its first moments: the store needs its first write). And when H2's read-only
+     * open fails part-way, it can keep the file's lock in this JVM (shown with a store whose metadata it cannot
+     * parse), so the writable open that follows finds the journal "locked": a resume after a SIGKILL once failed so
+     * in CrashResumeTest. Whatever a failed open of the copy leaves behind belongs to a temporary file.
+     */
     private static void checkExisting(Path runDirectory, String configHash) {
-        if (neverInitialised(JournalSettings.databaseFile(runDirectory))) {
-            return; // a run killed in its first moments left the file H2 had just created; it holds nothing
-        }
+        Path journal = JournalSettings.databaseFile(runDirectory);
         String stored;
         int format;
-        try (Connection connection = DriverManager.getConnection(
-                JournalSettings.jdbcUrl(runDirectory) + ";ACCESS_MODE_DATA=r", "sa", "")) {
-            stored = storedHash(connection);
-            format = stored == null ? FORMAT : storedFormat(connection);
+        Path copy = null;
+        try {
+            copy = Files.createTempDirectory("fedbpt-journal-check-");
+            Files.copy(journal, JournalSettings.databaseFile(copy));
+            try (Connection connection = DriverManager.getConnection(JournalSettings.jdbcUrl(copy), "sa", "")) {
+                stored = storedHash(connection);
+                format = stored == null ? FORMAT : storedFormat(connection);
+            }
+        } catch (IOException e) {
+            throw new JournalException("cannot copy the journal " + journal + " to check it (" + e.getMessage()
+                    + "); it was left untouched", e);
         } catch (SQLException e) {
-            throw new JournalException("the journal " + JournalSettings.databaseFile(runDirectory) + " is damaged or "
-                    + "unreadable; it was left untouched (" + firstLine(e.getMessage()) + ")", e);
+            throw new JournalException("the journal " + journal + " is damaged or unreadable; it was left untouched ("
+                    + firstLine(e.getMessage()) + ")", e);
+        } finally {
+            deleteQuietly(copy);
         }
         if (format != FORMAT) {
             throw new JournalException("the journal in " + runDirectory.toAbsolutePath() + " is in journal format "
@@ -85,6 +99,21 @@ public final class JournalSchema {
         }
     }
 
+    /** Removes the checked copy; a leftover stays in the temporary directory, the journal is untouched. */
+    private static void deleteQuietly(Path directory) {
+        if (directory == null) {
+            return;
+        }
+        try (var files = Files.list(directory)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(file);
+            }
+            Files.deleteIfExists(directory);
+        } catch (IOException e) {
+            // ignored: see above
+        }
+    }
+
     /** The hash recorded in the journal, or null when none is (a new journal or one from before it was kept). */
     private static String storedHash(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
@@ -95,19 +124,6 @@ public final class JournalSchema {
             try (ResultSet rows = statement.executeQuery("SELECT \"config_hash\" FROM \"fedbpt_run\"")) {
                 return rows.next() ? rows.getString(1) : null;
             }
-        }
-    }
-
-    /**
-     * Whether the file is a store H2 created without ever writing a database into it (no maps at all). Reading such
-     * a file through JDBC read-only fails (H2 would have to write its first user), which would refuse the folder as
-     * damaged on every later start.
-     */
-    private static boolean neverInitialised(Path file) {
-        try (MVStore store = new MVStore.Builder().fileName(file.toString()).readOnly().open()) {
-            return store.getMapNames().isEmpty();
-        } catch (RuntimeException e) {
-            return false; // unreadable as a store: the JDBC check says what is wrong with it
         }
     }
 
