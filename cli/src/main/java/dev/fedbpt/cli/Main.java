@@ -1,6 +1,9 @@
 package dev.fedbpt.cli;
 
 import dev.fedbpt.benchmarks.BenchCommands;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -28,8 +31,25 @@ public final class Main {
         commandLine.setParameterExceptionHandler((ex, arguments) -> {
             ex.getCommandLine().getErr().println("fedbpt: " + ex.getMessage());
             ex.getCommandLine().usage(ex.getCommandLine().getErr());
+            configFileHint(ex).ifPresent(ex.getCommandLine().getErr()::println);
             return BAD_INPUT;
         });
         return commandLine.execute(args);
+    }
+
+    /**
+     * "fedbpt run experiments/x.conf" is the likeliest slip: a command that takes {@code --config} was given an
+     * existing file as a bare argument. Said after the usage, where it is read last.
+     */
+    private static Optional<String> configFileHint(CommandLine.ParameterException ex) {
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException unmatched)
+                || ex.getCommandLine().getCommandSpec().findOption("--config") == null) {
+            return Optional.empty();
+        }
+        return unmatched.getUnmatched().stream()
+                .filter(argument -> !argument.startsWith("-") && Files.isRegularFile(Path.of(argument)))
+                .findFirst()
+                .map(file -> "fedbpt: an experiment file is given with --config: fedbpt "
+                        + ex.getCommandLine().getCommandName() + " --config " + file);
     }
 }

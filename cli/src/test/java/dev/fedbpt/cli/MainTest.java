@@ -54,6 +54,17 @@ class MainTest {
     }
 
     @Test
+    void experimentFileGivenWithoutConfigIsBadInputThatNamesTheOption() throws IOException {
+        Path experiment = Files.writeString(dir.resolve("x.conf"), "experiment.rounds = 1\n");
+        assertEquals(Main.BAD_INPUT, Main.execute("run", experiment.toString()));
+        assertTrue(stderr().contains("fedbpt run --config " + experiment), stderr());
+        Path missing = dir.resolve("missing.conf");
+        assertEquals(Main.BAD_INPUT, Main.execute("run", missing.toString()));
+        assertTrue(stderr().contains("Unmatched argument") && !stderr().contains("--config " + missing),
+                "no hint for a file that is not there: " + stderr());
+    }
+
+    @Test
     void missingDatasetFileNamesTheKeyAndFile() {
         assertEquals(Main.BAD_INPUT, Main.execute("run", "--set", "model.backend=synthetic", "--set",
                 "data.train=/nonexistent/train.tsv", "--out", dir.resolve("run").toString()));
