@@ -4,14 +4,12 @@ import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunLayout;
+import dev.fedbpt.persistence.JournalSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -19,7 +17,9 @@ import java.util.List;
  * later fedbpt that knows more configuration keys still continues it (the new keys take their defaults), and so does
  * a configuration that differs only in execution settings ({@link ExperimentConfig#EXECUTION_KEYS}: batching,
  * threads, snapshots), but one that differs in any other setting is refused, so a run folder never silently changes
- * experiment.
+ * experiment. The stored file stays as it is once the folder holds a journal or a result, whose hash it is; a folder that
+ * holds neither (a run that never started, or a checkout without the git-ignored journal) stores the configuration of
+ * the run that now computes there.
  */
 public final class RunFolder {
     public static final String CONFIG_FILE = RunLayout.CONFIG_FILE;
@@ -57,23 +57,21 @@ public final class RunFolder {
         Path stored = directory.resolve(CONFIG_FILE);
         try {
             Files.createDirectories(directory);
-            if (!Files.exists(stored)) {
-                RunOutputs.writeAtomically(stored, config.resolvedHocon());
-            } else if (holdsAnotherExperiment(directory, config)) {
+            if (holdsAnotherExperiment(directory, config)) {
                 throw new ConfigError(null, "run folder " + directory + " holds another experiment (" + stored
                         + " differs); use `fedbpt resume " + directory + "` to continue it, or choose another --out");
             }
-            return sha256(Files.readAllBytes(stored));
+            if (!Files.exists(stored) || nothingComputedIn(directory)) {
+                RunOutputs.writeAtomically(stored, config.resolvedHocon());
+            }
+            return ExperimentConfig.hashOf(Files.readString(stored, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare run folder " + directory, e);
         }
     }
 
-    private static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+    /** Whether no journal and no result name the stored file's hash yet. */
+    private static boolean nothingComputedIn(Path directory) {
+        return !Files.exists(JournalSettings.databaseFile(directory)) && !Files.exists(RunLayout.result(directory));
     }
 }

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunLayout;
+import dev.fedbpt.persistence.JournalSchema;
 import dev.fedbpt.persistence.JournalSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -192,17 +193,33 @@ class ExperimentRunnerTest {
     @Test
     void aRunFolderStoredBeforeNewKeysExistedIsContinuedWithTheirDefaults() throws Exception {
         ExperimentConfig config = TestRuns.config();
-        // As written by an older fedbpt that knew no faults section.
+        // As written by an older fedbpt that knew no faults section, with the journal that run started.
         String older = config.resolvedHocon().replaceAll("(?s)\\n\\s*faults\\s*\\{[^}]*}", "");
         assertTrue(older.length() < config.resolvedHocon().length() && !older.contains("client-drop-rate"));
         Files.createDirectories(dir);
         Files.writeString(dir.resolve(RunFolder.CONFIG_FILE), older);
+        JournalSchema.open(dir, ExperimentConfig.hashOf(older));
         assertTrue(TestRuns.run(config, dir).succeeded());
         Files.delete(dir.resolve("result.json"));
         ExperimentRunner.Outcome resumed = TestRuns.run(config, dir);
         assertTrue(resumed.succeeded(), resumed.failure());
         assertEquals(older, Files.readString(dir.resolve(RunFolder.CONFIG_FILE)), "the stored file is kept as is");
+        assertEquals(ExperimentConfig.hashOf(older), TestRuns.result(dir).get("config_hash").asText());
         assertTrue(RunFolder.holdsAnotherExperiment(dir, TestRuns.config("experiment.seed=5")));
+    }
+
+    @Test
+    void aRunFolderWithoutJournalOrResultStoresTheConfigurationThatRunsThere() throws Exception {
+        ExperimentConfig config = TestRuns.config();
+        String older = config.resolvedHocon().replaceAll("(?s)\\n\\s*faults\\s*\\{[^}]*}", "");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(RunFolder.CONFIG_FILE), older);
+        assertTrue(TestRuns.run(config, dir).succeeded());
+        assertEquals(config.resolvedHocon(), Files.readString(dir.resolve(RunFolder.CONFIG_FILE)),
+                "nothing had been computed under the older file, so the folder now holds this run's");
+        assertEquals(config.canonicalHash(), TestRuns.result(dir).get("config_hash").asText());
+        assertThrows(ConfigError.class, () -> TestRuns.run(TestRuns.config("experiment.seed=5"), dir),
+                "a finished folder still refuses another experiment");
     }
 
     @Test

@@ -40,7 +40,18 @@ public record ExperimentConfig(
      * configuration is refused.
      */
     public String canonicalHash() {
-        return sha256(resolvedHocon);
+        return hashOf(resolvedHocon);
+    }
+
+    /** SHA-256 of a configuration's text; of a run folder's stored file, the identity its journal and result record. */
+    public static String hashOf(String configurationText) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(configurationText.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
 
     /**
@@ -112,7 +123,7 @@ public record ExperimentConfig(
         List<String> ignored = new ArrayList<>(EXECUTION_KEYS);
         ignored.add("experiment.name");
         ignored.addAll(keys);
-        return sha256(render(without(ignored)));
+        return hashOf(render(without(ignored)));
     }
 
     private Config without(List<String> keys) {
@@ -125,15 +136,6 @@ public record ExperimentConfig(
 
     private static String render(Config config) {
         return config.root().render(ConfigRenderOptions.concise());
-    }
-
-    private static String sha256(String text) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
     }
 
     public enum EvalSplit { TEST, DEV }
