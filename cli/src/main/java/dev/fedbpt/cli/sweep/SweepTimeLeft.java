@@ -51,16 +51,25 @@ public final class SweepTimeLeft {
      * @param untimed cells to run that no finished cell times
      */
     public record Estimate(int toRun, int toCopy, long millis, int untimed) {
-        /** E.g. "6 cells to run, about 8 h 05 min (round times of finished runs like them); 4 to copy". */
+        /**
+         * E.g. "6 cells to run, about 8 h 05 min (round times of finished runs like them); 4 to copy". When only some
+         * cells are timed, the text says first how many the time covers, so it is not read as the whole sweep's.
+         */
         public String text() {
             String copies = toCopy == 0 ? "" : "; " + toCopy + " to copy";
             if (toRun == 0) {
                 return "nothing to run" + copies;
             }
-            String time = untimed == toRun ? "untimed: no finished run does the same work per round"
-                    : "about " + TimeLeft.format(millis) + " (round times of finished runs like them"
-                    + (untimed == 0 ? ")" : "; " + untimed + " untimed, no finished run like them)");
-            return String.format(Locale.ROOT, "%d cell%s to run, %s%s", toRun, toRun == 1 ? "" : "s", time, copies);
+            String cells = String.format(Locale.ROOT, "%d cell%s to run", toRun, toRun == 1 ? "" : "s");
+            String about = "about " + TimeLeft.format(millis) + " (round times of finished runs like them)";
+            if (untimed == toRun) {
+                return cells + ", untimed: no finished run does the same work per round" + copies;
+            }
+            if (untimed == 0) {
+                return cells + ", " + about + copies;
+            }
+            return String.format(Locale.ROOT, "%s: %d of them %s, %d untimed (no finished run like them)%s",
+                    cells, toRun - untimed, about, untimed, copies);
         }
     }
 

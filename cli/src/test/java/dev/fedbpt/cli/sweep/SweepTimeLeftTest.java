@@ -65,8 +65,8 @@ class SweepTimeLeftTest {
         // centralised cell (6 rounds left) and its seed 2 (10). The dirichlet zero-shot and centralised cells copy
         // their iid twins, finished or run earlier in the sweep.
         assertEquals(new SweepTimeLeft.Estimate(6, 4, 3 * 10_000 + 6_000 + 10_000, 1), estimate);
-        assertEquals("6 cells to run, about 46 s (round times of finished runs like them; 1 untimed, no finished "
-                + "run like them); 4 to copy", estimate.text());
+        assertEquals("6 cells to run: 5 of them about 46 s (round times of finished runs like them), 1 untimed (no "
+                + "finished run like them); 4 to copy", estimate.text());
 
         List<Cell> onlySeed2 = plan.cells().stream().filter(c -> c.name().endsWith("seed2")).toList();
         assertEquals(new SweepTimeLeft.Estimate(4, 2, 3 * 10_000, 1), SweepTimeLeft.of(plan.cells(), onlySeed2),
