@@ -70,8 +70,18 @@ public final class RunFolder {
         }
     }
 
+    /** Whether the run in {@code directory} has finished: its result.json is there. */
+    public static boolean holdsResult(Path directory) {
+        return Files.isRegularFile(RunLayout.result(directory));
+    }
+
+    /** Whether a run has started in {@code directory}: its journal is there. */
+    public static boolean holdsJournal(Path directory) {
+        return Files.isRegularFile(JournalSettings.databaseFile(directory));
+    }
+
     /** Whether no journal and no result name the stored file's hash yet. */
     private static boolean nothingComputedIn(Path directory) {
-        return !Files.exists(JournalSettings.databaseFile(directory)) && !Files.exists(RunLayout.result(directory));
+        return !holdsJournal(directory) && !holdsResult(directory);
     }
 }

@@ -193,9 +193,8 @@ class ExperimentRunnerTest {
     @Test
     void aRunFolderStoredBeforeNewKeysExistedIsContinuedWithTheirDefaults() throws Exception {
         ExperimentConfig config = TestRuns.config();
-        // As written by an older fedbpt that knew no faults section, with the journal that run started.
-        String older = config.resolvedHocon().replaceAll("(?s)\\n\\s*faults\\s*\\{[^}]*}", "");
-        assertTrue(older.length() < config.resolvedHocon().length() && !older.contains("client-drop-rate"));
+        // With the journal that the older fedbpt's run started.
+        String older = storedByAnOlderFedbpt(config);
         Files.createDirectories(dir);
         Files.writeString(dir.resolve(RunFolder.CONFIG_FILE), older);
         JournalSchema.open(dir, ExperimentConfig.hashOf(older));
@@ -211,7 +210,7 @@ class ExperimentRunnerTest {
     @Test
     void aRunFolderWithoutJournalOrResultStoresTheConfigurationThatRunsThere() throws Exception {
         ExperimentConfig config = TestRuns.config();
-        String older = config.resolvedHocon().replaceAll("(?s)\\n\\s*faults\\s*\\{[^}]*}", "");
+        String older = storedByAnOlderFedbpt(config);
         Files.createDirectories(dir);
         Files.writeString(dir.resolve(RunFolder.CONFIG_FILE), older);
         assertTrue(TestRuns.run(config, dir).succeeded());
@@ -220,6 +219,13 @@ class ExperimentRunnerTest {
         assertEquals(config.canonicalHash(), TestRuns.result(dir).get("config_hash").asText());
         assertThrows(ConfigError.class, () -> TestRuns.run(TestRuns.config("experiment.seed=5"), dir),
                 "a finished folder still refuses another experiment");
+    }
+
+    /** {@code config}'s file as an older fedbpt that knew no faults section wrote it. */
+    private static String storedByAnOlderFedbpt(ExperimentConfig config) {
+        String older = config.resolvedHocon().replaceAll("(?s)\\n\\s*faults\\s*\\{[^}]*}", "");
+        assertTrue(older.length() < config.resolvedHocon().length() && !older.contains("client-drop-rate"));
+        return older;
     }
 
     @Test

@@ -4,7 +4,6 @@ import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.persistence.JournalSettings;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -26,10 +25,10 @@ public enum CellStatus {
         if (RunFolder.holdsAnotherExperiment(folder, config)) {
             return CHANGED;
         }
-        if (Files.isRegularFile(folder.resolve(RESULT_FILE))) {
+        if (RunFolder.holdsResult(folder)) {
             return FINISHED;
         }
-        return Files.isRegularFile(folder.resolve(JOURNAL_FILE)) ? PARTIAL : NEW;
+        return RunFolder.holdsJournal(folder) ? PARTIAL : NEW;
     }
 
     public String text() {

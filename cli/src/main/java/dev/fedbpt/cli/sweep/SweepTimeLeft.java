@@ -137,7 +137,7 @@ public final class SweepTimeLeft {
             }
             for (Path run : subfolders(sweepFolder)) {
                 Path config = run.resolve(RunFolder.CONFIG_FILE);
-                if (!Files.isRegularFile(run.resolve(CellStatus.RESULT_FILE)) || !Files.isRegularFile(config)) {
+                if (!RunFolder.holdsResult(run) || !Files.isRegularFile(config)) {
                     continue;
                 }
                 try {
