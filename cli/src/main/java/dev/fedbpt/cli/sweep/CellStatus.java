@@ -2,8 +2,6 @@ package dev.fedbpt.cli.sweep;
 
 import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.config.RunLayout;
-import dev.fedbpt.persistence.JournalSettings;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -17,9 +15,6 @@ public enum CellStatus {
     FINISHED,
     /** The folder holds another experiment (its config.conf differs): the sweep file or --set changed since. */
     CHANGED;
-
-    static final String RESULT_FILE = RunLayout.RESULT_FILE;
-    static final String JOURNAL_FILE = JournalSettings.DATABASE_FILE;
 
     public static CellStatus of(Path folder, ExperimentConfig config) {
         if (RunFolder.holdsAnotherExperiment(folder, config)) {

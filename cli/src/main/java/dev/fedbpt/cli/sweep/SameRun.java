@@ -63,7 +63,7 @@ public final class SameRun {
             result.put("seed", cell.config().experiment().seed());
             result.put("config_hash", configHash);
             result.putIfAbsent(RESULT_KEY, twin.name()); // a twin that is itself a copy names the cell that ran
-            RunOutputs.writeAtomically(cell.folder().resolve(CellStatus.RESULT_FILE),
+            RunOutputs.writeAtomically(RunLayout.result(cell.folder()),
                     JSON.writeValueAsString(result) + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy the run of " + twin.folder() + " to " + cell.folder(), e);
@@ -71,7 +71,7 @@ public final class SameRun {
     }
 
     private static Map<String, Object> readResult(Cell cell) {
-        Path file = cell.folder().resolve(CellStatus.RESULT_FILE);
+        Path file = RunLayout.result(cell.folder());
         try {
             return JSON.readValue(file.toFile(), new TypeReference<LinkedHashMap<String, Object>>() {});
         } catch (IOException e) {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.cli.sweep.SweepPlan.Cell;
+import dev.fedbpt.config.RunLayout;
+import dev.fedbpt.persistence.JournalSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,7 +47,7 @@ class SweepTimeLeftTest {
                     .append("}\n");
         }
         Files.writeString(cell.folder().resolve("metrics.jsonl"), metrics);
-        Files.writeString(cell.folder().resolve(finished ? CellStatus.RESULT_FILE : CellStatus.JOURNAL_FILE), "{}");
+        Files.writeString(cell.folder().resolve(finished ? RunLayout.RESULT_FILE : JournalSettings.DATABASE_FILE), "{}");
     }
 
     @Test
@@ -102,7 +104,7 @@ class SweepTimeLeftTest {
         Path unreadable = dir.resolve("old").resolve("run");
         Files.createDirectories(unreadable);
         Files.writeString(unreadable.resolve("config.conf"), "fedbpt.search.no-such-key = 1\n");
-        Files.writeString(unreadable.resolve(CellStatus.RESULT_FILE), "{}");
+        Files.writeString(unreadable.resolve(RunLayout.RESULT_FILE), "{}");
 
         SweepPlan probe = plan(axes, "search.step-rule = \"reference-code\"", "probe");
         assertEquals(new SweepTimeLeft.Estimate(2, 0, 0, 2), SweepTimeLeft.of(probe.cells(), probe.cells()),
