@@ -92,7 +92,9 @@ final class AblationPlots {
         Plots.baseStyle(chart.getStyler());
         double low = numeric ? numbers.get(0) : 0;
         double high = numeric ? numbers.get(numbers.size() - 1) : values.size() - 1;
-        double pad = (high - low) * 0.05;
+        // XChart lays out custom tick labels from the labels at the axis ends, and draws none when those are empty
+        // or alike; so an axis of named values ends at its first and last value, which it labels.
+        double pad = numeric ? (high - low) * 0.05 : 0;
         chart.getStyler().setXAxisMin(low - pad);
         chart.getStyler().setXAxisMax(high + pad);
         if (!numeric) {

@@ -3,6 +3,7 @@ package dev.fedbpt.report;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.Methods;
+import dev.fedbpt.engine.method.SettingsRules;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -17,10 +18,12 @@ import java.util.TreeSet;
 /**
  * Groups runs into {@link Series}. A configuration key is a varying hyper-parameter when runs of the same task, split
  * and method disagree on it; the seed, the experiment's name and settings that do not change results (execution
- * settings, persistence, deadlines, data folder) never count.
+ * settings, persistence, deadlines, data folder) never count. A key that varies exactly as a leading key does (an
+ * item of a profile, among runs that differ by profile) still splits the series but is not named in labels or
+ * tables: the leading key names the same runs.
  *
  * @param series      sorted by task, split, method (baselines first) and parameter values
- * @param varyingKeys sorted configuration keys (without the {@code fedbpt.} root)
+ * @param varyingKeys sorted configuration keys (without the {@code fedbpt.} root), less those a leading key names
  */
 public record Grouping(List<Series> series, List<String> varyingKeys) {
     private static final List<String> IGNORED_KEYS = List.of("experiment.name", "experiment.seed", "data.dir",
@@ -42,7 +45,7 @@ public record Grouping(List<Series> series, List<String> varyingKeys) {
         Set<String> varying = new TreeSet<>();
         byMethod.forEach((key, group) -> {
             Set<String> keys = varyingAmong(group);
-            varyingByMethod.put(key, keys);
+            varyingByMethod.put(key, withoutFollowers(keys, group));
             varying.addAll(keys);
         });
 
@@ -67,8 +70,9 @@ public record Grouping(List<Series> series, List<String> varyingKeys) {
             sorted.sort(Comparator.comparing(RunRecord::seed, Grouping::compareValues));
             series.add(new Series(first.task(), first.split(), first.method(), parameters, labelKeys, sorted));
         });
-        series.sort(seriesOrder(List.copyOf(varying)));
-        return new Grouping(series, List.copyOf(varying));
+        List<String> named = List.copyOf(withoutFollowers(varying, runs));
+        series.sort(seriesOrder(named));
+        return new Grouping(series, named);
     }
 
     /** The series of one task and split, in order. */
@@ -133,6 +137,34 @@ public record Grouping(List<Series> series, List<String> varyingKeys) {
             }
         }
         return varying;
+    }
+
+    /** {@code keys} less those that vary exactly as a leading key among them does over {@code runs}. */
+    private static Set<String> withoutFollowers(Set<String> keys, List<RunRecord> runs) {
+        Set<String> named = new TreeSet<>(keys);
+        for (SettingsRules rules : Methods.settingsRules()) {
+            for (String leader : rules.leadingKeys()) {
+                if (keys.contains(leader)) {
+                    named.removeIf(key -> !key.equals(leader) && splitAlike(leader, key, runs));
+                }
+            }
+        }
+        return named;
+    }
+
+    /** Whether each value of {@code a} goes with exactly one value of {@code b} over the runs, and the other way. */
+    private static boolean splitAlike(String a, String b, List<RunRecord> runs) {
+        Map<String, String> bOfA = new HashMap<>();
+        Map<String, String> aOfB = new HashMap<>();
+        for (RunRecord run : runs) {
+            String valueA = run.settings().getOrDefault(a, "");
+            String valueB = run.settings().getOrDefault(b, "");
+            if (!valueB.equals(bOfA.computeIfAbsent(valueA, v -> valueB))
+                    || !valueA.equals(aOfB.computeIfAbsent(valueB, v -> valueA))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean ignored(String key) {

@@ -45,6 +45,8 @@ public final class Plots {
             10f, new float[] {2f, 4f}, 0f);
     static final String ZERO_SHOT_LABEL = "zero-shot (no prompt)";
     private static final int MAX_POINTS_WITH_MARKERS = 40;
+    /** The longest series label (characters) a legend beside the plot takes; with a longer one it goes below. */
+    static final int LONGEST_LABEL_BESIDE = 40;
 
     static {
         if (System.getProperty("java.awt.headless") == null) {
@@ -111,6 +113,10 @@ public final class Plots {
                         ? "round   (lines: mean over seeds; shaded: min\u2013max over seeds)" : "round")
                 .yAxisTitle(quantity.axisLabel()).build();
         style(chart.getStyler(), minRound, maxRound);
+        if (seriesList.stream().mapToInt(s -> s.label().length()).max().orElse(0) > LONGEST_LABEL_BESIDE) {
+            // XChart gives a legend beside the plot all the width its labels ask for, down to no plot at all.
+            chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        }
         chart.getStyler().setYAxisDecimalPattern(decimalPattern(perRound));
 
         // Bands first, so that every line is drawn over them.

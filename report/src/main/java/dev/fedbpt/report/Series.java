@@ -11,7 +11,8 @@ import java.util.TreeMap;
  * Runs that differ only by seed: the same task, split, method and values of the varying hyper-parameters.
  *
  * @param parameters the values of every varying key (see {@link Grouping#varyingKeys()}), by key
- * @param labelKeys  the varying keys worth naming in this series' label (those that vary among its method's runs)
+ * @param labelKeys  the varying keys worth naming in this series' label (those that vary among its method's runs,
+ *                   less those a leading key names, see {@link Grouping})
  */
 public record Series(String task, String split, String method, SortedMap<String, String> parameters,
                      List<String> labelKeys, List<RunRecord> runs) {

@@ -77,12 +77,11 @@ final class FakeRuns {
         return dir;
     }
 
-    /** Adds {@code key = value} to the search section of a fake run's config.conf. */
-    static void setSearchKey(Path run, String key, String value) {
+    /** Sets {@code fedbpt.key = value} in a fake run's config.conf; the last value set for a key is the one read. */
+    static void setKey(Path run, String key, String value) {
         Path file = run.resolve("config.conf");
         try {
-            String line = "search {\n            %s = \"%s\"".formatted(key, value);
-            write(file, Files.readString(file).replace("search {", line));
+            write(file, Files.readString(file) + "fedbpt.%s = \"%s\"\n".formatted(key, value));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,8 +44,8 @@ class GroupingTest {
         Path older = FakeRuns.run(dir.resolve("older"), "ag-news", "dirichlet", "fedavg-bbt", 1, 0.5, 2, 2, 0.7, true);
         Path newer = FakeRuns.run(dir.resolve("newer"), "ag-news", "dirichlet", "fedavg-bbt", 2, 0.5, 2, 2, 0.7, true);
         Path reset = FakeRuns.run(dir.resolve("reset"), "ag-news", "dirichlet", "fedavg-bbt", 1, 0.5, 2, 2, 0.7, true);
-        FakeRuns.setSearchKey(newer, "fedavg-paths", "average");
-        FakeRuns.setSearchKey(reset, "fedavg-paths", "reset");
+        FakeRuns.setKey(newer, "search.fedavg-paths", "average");
+        FakeRuns.setKey(reset, "search.fedavg-paths", "reset");
 
         RunRecord olderRun = RunRecord.read(older);
         assertEquals("average", olderRun.settings().get("search.fedavg-paths"));
@@ -53,6 +54,42 @@ class GroupingTest {
         Grouping withReset = Grouping.of(List.of(olderRun, RunRecord.read(newer), RunRecord.read(reset)));
         assertEquals(List.of("search.fedavg-paths"), withReset.varyingKeys());
         assertEquals(List.of(2, 1), withReset.series().stream().map(s -> s.runs().size()).toList());
+    }
+
+    @Test
+    void aProfileIsNamedInsteadOfTheItemsItSetsUnlessAnItemIsSetOnItsOwn() {
+        Path paper = FakeRuns.run(dir.resolve("paper"), "sst2", "iid", "fedbpt", 1, 0.5, 2, 2, 0.7, true);
+        Path reference1 = referenceCode(FakeRuns.run(dir.resolve("ref1"), "sst2", "iid", "fedbpt", 1, 0.5, 2, 2, 0.7,
+                true));
+        Path reference2 = referenceCode(FakeRuns.run(dir.resolve("ref2"), "sst2", "iid", "fedbpt", 2, 0.5, 2, 2, 0.7,
+                true));
+        Path fedAvg = referenceCode(FakeRuns.run(dir.resolve("avg"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 2, 2, 0.7,
+                true));
+        List<RunRecord> byProfile = List.of(RunRecord.read(paper), RunRecord.read(reference1),
+                RunRecord.read(reference2), RunRecord.read(fedAvg));
+
+        Grouping grouping = Grouping.of(byProfile);
+        assertEquals(List.of("search.profile"), grouping.varyingKeys());
+        assertEquals(List.of("fedavg-bbt", "fedbpt profile=paper", "fedbpt profile=reference-code"),
+                grouping.series().stream().map(Series::label).toList());
+        assertEquals(List.of(1, 2), grouping.series().stream().skip(1).map(s -> s.runs().size()).toList());
+
+        // A reference-code run whose clients rank by the clean loss: the item no longer follows the profile.
+        Path cleanLoss = FakeRuns.run(dir.resolve("clean"), "sst2", "iid", "fedbpt", 1, 0.5, 2, 2, 0.7, true);
+        FakeRuns.setKey(referenceCode(cleanLoss), "search.client-ranking", "clean-loss");
+        List<RunRecord> withOverride = new java.util.ArrayList<>(byProfile);
+        withOverride.add(RunRecord.read(cleanLoss));
+        assertEquals(List.of("search.client-ranking", "search.profile"), Grouping.of(withOverride).varyingKeys());
+    }
+
+    /** Writes the values a stored reference-code configuration holds (every item resolved) into a fake run. */
+    private static Path referenceCode(Path run) {
+        Map.of("profile", "reference-code", "step-rule", "reference-code", "server-cmaes", "pycma",
+                "cmaes-variant", "pycma", "client-start", "light-copy", "client-ranking", "ratio-fitness",
+                "perturbation-mask", "per-round", "fedavg-weights", "uniform", "fedavg-paths", "reset")
+                .forEach((key, value) -> FakeRuns.setKey(run, "search." + key, value));
+        FakeRuns.setKey(run, "model.prompt-injection", "add-after-layernorm");
+        return run;
     }
 
     @Test

@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
+import org.knowm.xchart.style.Styler;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReportTest {
@@ -178,6 +179,24 @@ class ReportTest {
     }
 
     @Test
+    void anAblationOverNamedValuesLabelsEachValueOnItsAxis() throws IOException {
+        Path sweep = dir.resolve("named");
+        FakeRuns.run(sweep.resolve("average"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 4, 4, 0.66, true);
+        FakeRuns.setKey(sweep.resolve("average"), "search.fedavg-paths", "average");
+        FakeRuns.run(sweep.resolve("reset"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 4, 4, 0.64, true);
+        FakeRuns.setKey(sweep.resolve("reset"), "search.fedavg-paths", "reset");
+        Ablation ablation = Ablation.of(Grouping.of(RunRecord.findAll(List.of(sweep)))).get(0);
+
+        org.knowm.xchart.XYChart chart = AblationPlots.chart(ablation, ablation.rows().get(0), "test");
+        java.util.function.Function<Double, String> tickLabel = chart.getStyler().getxAxisTickLabelsFormattingFunction();
+        assertEquals(List.of("average", "reset"), List.of(tickLabel.apply(chart.getStyler().getXAxisMin()),
+                tickLabel.apply(chart.getStyler().getXAxisMax())), "the axis ends at the first and last value");
+        assertEquals("", tickLabel.apply(0.5));
+        BufferedImage image = org.knowm.xchart.BitmapEncoder.getBufferedImage(chart);
+        assertEquals(Plots.WIDTH, image.getWidth());
+    }
+
+    @Test
     void aMethodKeepsItsColourWhenOtherCellsFinish() throws IOException {
         Path early = dir.resolve("early");
         FakeRuns.run(early.resolve("a"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 4, 4, 0.65, true);
@@ -194,6 +213,25 @@ class ReportTest {
         assertEquals(before.get("fedbpt"), after.get("fedbpt"));
         assertEquals(before.get("fedavg-bbt"), after.get("fedavg-bbt"));
         assertEquals(3, Set.copyOf(after.values()).size(), "three methods, three colours: " + after);
+    }
+
+    @Test
+    void aLegendWhoseLabelsWouldSqueezeThePlotGoesBelowIt() {
+        Path runs = dir.resolve("overrides");
+        FakeRuns.run(runs.resolve("a"), "sst2", "iid", "fedbpt", 1, 0.5, 4, 4, 0.70, true);
+        Path both = FakeRuns.run(runs.resolve("b"), "sst2", "iid", "fedbpt", 1, 0.5, 4, 4, 0.71, true);
+        FakeRuns.setKey(both, "search.client-ranking", "ratio-fitness");
+        FakeRuns.setKey(both, "search.perturbation-mask", "per-round");
+        FakeRuns.run(runs.resolve("c"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 4, 4, 0.65, true);
+
+        Grouping grouping = Grouping.of(RunRecord.findAll(List.of(runs)));
+        List<Series> all = grouping.byTaskAndSplit().get(List.of("sst2", "iid"));
+        assertTrue(all.stream().anyMatch(s -> s.label().length() > Plots.LONGEST_LABEL_BESIDE), all::toString);
+        assertEquals(Styler.LegendPosition.OutsideS, Plots.chart("sst2", "iid",
+                Quantity.ACCURACY, all, Plots.colourIndices(all)).getStyler().getLegendPosition());
+        List<Series> shortLabels = all.stream().filter(s -> s.method().equals("fedavg-bbt")).toList();
+        assertEquals(Styler.LegendPosition.OutsideE, Plots.chart("sst2", "iid",
+                Quantity.ACCURACY, shortLabels, Plots.colourIndices(shortLabels)).getStyler().getLegendPosition());
     }
 
     private static Map<String, Color> sst2IidLineColours(Path runs) {

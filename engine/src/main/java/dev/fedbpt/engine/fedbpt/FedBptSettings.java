@@ -119,6 +119,12 @@ public final class FedBptSettings implements SettingsRules {
         return s.integer("search.local-iterations", 1, 100_000);
     }
 
+    /** The profile sets every item that is not set on its own. */
+    @Override
+    public List<String> leadingKeys() {
+        return List.of(PROFILE);
+    }
+
     /** The search settings that change the numbers but not the rows a round scores. */
     @Override
     public List<String> sameWorkKeys() {

@@ -37,6 +37,14 @@ public interface SettingsRules {
      */
     default void checkResumable(Function<String, String> stored) {}
 
+    /**
+     * Keys whose value sets other keys (a profile). Where such a key and the keys it sets vary together over a set of
+     * runs, a report names only it: the others say nothing more about those runs.
+     */
+    default List<String> leadingKeys() {
+        return List.of();
+    }
+
     /** Checks every value these rules own (after {@link #resolve}); {@link SettingException} names the key. */
     void validate(MethodSettings settings);
 
