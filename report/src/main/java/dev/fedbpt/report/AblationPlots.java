@@ -17,7 +17,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 /**
  * Draws one PNG per {@link Ablation} row: the final accuracy against the key's value, as the mean over seeds joined
  * by a line, every seed's own result as a point, and the zero-shot accuracy as a dotted line. Numeric values sit at
- * their value on the x axis; other values at equal steps.
+ * their value on the x axis; other values at equal steps ({@link CategoryAxis}).
  */
 final class AblationPlots {
     private static final Color MEAN_COLOUR = new Color(0x1f77b4);
@@ -49,7 +49,10 @@ final class AblationPlots {
         return plots;
     }
 
-    /** The chart of one row, or null when none of its values has a finished run. */
+    /**
+     * The chart of one row, or null when none of its values has a finished run or its values are numbers that sit at
+     * one x (1 and 1.0): XChart never finishes laying out the ticks of an axis that starts where it ends.
+     */
     static XYChart chart(Ablation ablation, Ablation.Row row, String evaluated) {
         List<String> values = ablation.values().stream().filter(row.byValue()::containsKey).toList();
         List<Double> numbers = values.stream().map(Grouping::number).toList();
@@ -75,7 +78,9 @@ final class AblationPlots {
             }
             series.runs().forEach(run -> zeroShot.add(run.zeroShotAccuracy()));
         }
-        if (meanX.isEmpty()) {
+        double low = numeric ? numbers.get(0) : 0;
+        double high = numeric ? numbers.get(numbers.size() - 1) : values.size() - 1;
+        if (meanX.isEmpty() || !(high > low)) {
             return null;
         }
         List<String> coordinates = row.coordinates();
@@ -90,18 +95,12 @@ final class AblationPlots {
                 .xAxisTitle(ablation.name() + (ablation.name().equals(ablation.key()) ? "" : " (" + ablation.key() + ")"))
                 .yAxisTitle("final " + evaluated + " accuracy").build();
         Plots.baseStyle(chart.getStyler());
-        double low = numeric ? numbers.get(0) : 0;
-        double high = numeric ? numbers.get(numbers.size() - 1) : values.size() - 1;
-        // XChart lays out custom tick labels from the labels at the axis ends, and draws none when those are empty
-        // or alike; so an axis of named values ends at its first and last value, which it labels.
         double pad = numeric ? (high - low) * 0.05 : 0;
-        chart.getStyler().setXAxisMin(low - pad);
-        chart.getStyler().setXAxisMax(high + pad);
-        if (!numeric) {
-            chart.getStyler().setxAxisTickLabelsFormattingFunction(x -> {
-                long index = Math.round(x);
-                return Math.abs(x - index) < 1e-9 && index >= 0 && index < values.size() ? values.get((int) index) : "";
-            });
+        if (numeric) {
+            chart.getStyler().setXAxisMin(low - pad);
+            chart.getStyler().setXAxisMax(high + pad);
+        } else {
+            CategoryAxis.apply(chart, values, meanY.get(0));
         }
 
         Stats zeroShotStats = Stats.of(zeroShot);

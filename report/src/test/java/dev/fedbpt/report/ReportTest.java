@@ -197,6 +197,49 @@ class ReportTest {
     }
 
     @Test
+    void anAblationOverLongNamesIsDrawnWithItsNamesCutToFit() throws IOException {
+        // The DLS-EC sweep's held-out domains: four values of 31-56 characters. XChart's tick layout never finished.
+        List<String> heldOut = List.of("[apparel, MR, baby, books]", "[camera_photo, dvd, electronics, "
+                + "health_personal_care]", "[imdb, kitchen_housewares, magazines, music]",
+                "[software, sports_outdoors, toys_games, video]");
+        Path sweep = dir.resolve("long-names");
+        for (int i = 0; i < heldOut.size(); i++) {
+            for (int seed = 1; seed <= 2; seed++) {
+                Path run = FakeRuns.run(sweep.resolve("fold" + i + "-seed" + seed), "sst2", "iid", "fedbpt", seed, 0.5,
+                        4, 4, 0.6 + 0.01 * i + 0.001 * seed, true);
+                FakeRuns.setKey(run, "data.held-out", heldOut.get(i));
+            }
+        }
+        Ablation ablation = Ablation.of(Grouping.of(RunRecord.findAll(List.of(sweep)))).get(0);
+        org.knowm.xchart.XYChart chart = AblationPlots.chart(ablation, ablation.rows().get(0), "test");
+
+        java.util.function.Function<Double, String> tickLabel = chart.getStyler().getxAxisTickLabelsFormattingFunction();
+        List<String> labels = List.of(tickLabel.apply(0.0), tickLabel.apply(1.0), tickLabel.apply(2.0),
+                tickLabel.apply(3.0));
+        java.awt.Font font = chart.getStyler().getAxisTickLabelsFont();
+        for (int i = 0; i < labels.size(); i++) {
+            assertTrue(labels.get(i).endsWith("\u2026") && heldOut.get(i).startsWith(
+                    labels.get(i).substring(0, labels.get(i).length() - 1)), labels.get(i));
+            assertTrue(CategoryAxis.width(labels.get(i), font) <= CategoryAxis.LABELS_WIDTH / 4.0, labels.get(i));
+        }
+        BufferedImage image = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                java.time.Duration.ofMinutes(1), () -> org.knowm.xchart.BitmapEncoder.getBufferedImage(chart),
+                "XChart's tick layout ends");
+        assertEquals(Plots.WIDTH, image.getWidth());
+    }
+
+    @Test
+    void namesThatCuttingMakesAlikeAreNumbered() {
+        java.awt.Font font = new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 12);
+        String common = "a long common beginning that no label has room for, ";
+        List<String> labels = CategoryAxis.labels(List.of(common + "one", common + "two", "short"), font);
+        assertEquals(3, Set.copyOf(labels).size(), labels.toString());
+        assertTrue(labels.get(0).startsWith("1: ") && labels.get(1).startsWith("2: ") && labels.get(2).startsWith("3: "),
+                labels.toString());
+        assertEquals(List.of("average", "reset"), CategoryAxis.labels(List.of("average", "reset"), font));
+    }
+
+    @Test
     void aMethodKeepsItsColourWhenOtherCellsFinish() throws IOException {
         Path early = dir.resolve("early");
         FakeRuns.run(early.resolve("a"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 4, 4, 0.65, true);
