@@ -125,6 +125,7 @@ final class AblationPlots {
         Stats range = Stats.of(plotted);
         chart.getStyler().setYAxisDecimalPattern(Plots.decimalPattern(range.min(), range.max()));
         Plots.padFlatYAxis(chart);
+        Plots.fitTitle(chart);
         return chart;
     }
 }

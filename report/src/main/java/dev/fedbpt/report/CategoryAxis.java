@@ -1,8 +1,6 @@
 package dev.fedbpt.report;
 
 import java.awt.Font;
-import java.awt.font.FontRenderContext;
-import java.awt.font.TextLayout;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -26,7 +24,6 @@ final class CategoryAxis {
     /** Pixels the labels may take side by side: less than the plot's width with the legend beside it. */
     static final int LABELS_WIDTH = 450;
     private static final String ELLIPSIS = "\u2026";
-    private static final FontRenderContext XCHARTS_CONTEXT = new FontRenderContext(null, true, false);
 
     private CategoryAxis() {}
 
@@ -66,28 +63,20 @@ final class CategoryAxis {
             labels.clear();
             for (int i = 0; i < values.size(); i++) {
                 String number = (i + 1) + ": ";
-                labels.add(number + fit(values.get(i), font, room - width(number, font)));
+                labels.add(number + fit(values.get(i), font, room - Plots.textWidth(number, font)));
             }
         }
         return labels;
     }
 
     private static String fit(String value, Font font, double room) {
-        if (width(value, font) <= room) {
+        if (Plots.textWidth(value, font) <= room) {
             return value;
         }
         int keep = value.length();
-        while (keep > 0 && width(value.substring(0, keep) + ELLIPSIS, font) > room) {
+        while (keep > 0 && Plots.textWidth(value.substring(0, keep) + ELLIPSIS, font) > room) {
             keep--;
         }
         return value.substring(0, keep) + ELLIPSIS;
-    }
-
-    /** A label's width as XChart measures it when it checks that labels fit. */
-    static double width(String text, Font font) {
-        if (text.isEmpty()) {
-            return 0; // TextLayout refuses an empty string
-        }
-        return new TextLayout(text, font, XCHARTS_CONTEXT).getOutline(null).getBounds().getWidth();
     }
 }

@@ -4,6 +4,8 @@ import dev.fedbpt.engine.method.Methods;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.font.FontRenderContext;
+import java.awt.font.TextLayout;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -47,6 +49,10 @@ public final class Plots {
     private static final int MAX_POINTS_WITH_MARKERS = 40;
     /** The longest series label (characters) a legend beside the plot takes; with a longer one it goes below. */
     static final int LONGEST_LABEL_BESIDE = 40;
+    static final int SMALLEST_TITLE_POINTS = 10;
+    /** About the width XChart gives the y axis, its title and tick labels, left of the plot. */
+    private static final int Y_AXIS_ALLOWANCE = 80;
+    private static final FontRenderContext XCHARTS_CONTEXT = new FontRenderContext(null, true, false);
 
     static {
         if (System.getProperty("java.awt.headless") == null) {
@@ -156,6 +162,7 @@ public final class Plots {
             }
         }
         padFlatYAxis(chart);
+        fitTitle(chart);
         return chart;
     }
 
@@ -185,6 +192,38 @@ public final class Plots {
         styler.setXAxisMax(high);
         styler.setxAxisTickLabelsFormattingFunction(value ->
                 Math.abs(value - Math.rint(value)) < 1e-9 ? String.valueOf((long) Math.rint(value)) : "");
+    }
+
+    /** A text's width in pixels as XChart measures it when it checks that tick labels fit. */
+    static double textWidth(String text, Font font) {
+        if (text.isEmpty()) {
+            return 0; // TextLayout refuses an empty string
+        }
+        return new TextLayout(text, font, XCHARTS_CONTEXT).getOutline(null).getBounds().getWidth();
+    }
+
+    /**
+     * Makes the title's font smaller, down to {@link #SMALLEST_TITLE_POINTS}, until the title fits: XChart centres a
+     * title over the plot, not the chart, and cuts off both ends of one wider than twice the room on the plot's
+     * narrower side. Call it once the series are added (a legend beside the plot moves the plot's centre).
+     */
+    static void fitTitle(XYChart chart) {
+        XYStyler styler = chart.getStyler();
+        double plotLeft = styler.getChartPadding() + Y_AXIS_ALLOWANCE;
+        double plotRight = chart.getWidth() - styler.getChartPadding();
+        if (styler.getLegendPosition() == Styler.LegendPosition.OutsideE) {
+            double widest = chart.getSeriesMap().values().stream().filter(XYSeries::isShowInLegend)
+                    .mapToDouble(series -> textWidth(series.getName(), styler.getLegendFont())).max().orElse(0);
+            plotRight -= widest + styler.getLegendSeriesLineLength() + 3 * styler.getLegendPadding()
+                    + styler.getChartPadding();
+        }
+        double centre = (plotLeft + plotRight) / 2;
+        double room = 2 * Math.min(centre, chart.getWidth() - centre) - 2 * styler.getChartPadding();
+        Font font = styler.getChartTitleFont();
+        while (font.getSize() > SMALLEST_TITLE_POINTS && textWidth(chart.getTitle(), font) > room) {
+            font = font.deriveFont((float) font.getSize() - 1);
+        }
+        styler.setChartTitleFont(font);
     }
 
     /** The look every plot of the report shares. */

@@ -220,12 +220,35 @@ class ReportTest {
         for (int i = 0; i < labels.size(); i++) {
             assertTrue(labels.get(i).endsWith("\u2026") && heldOut.get(i).startsWith(
                     labels.get(i).substring(0, labels.get(i).length() - 1)), labels.get(i));
-            assertTrue(CategoryAxis.width(labels.get(i), font) <= CategoryAxis.LABELS_WIDTH / 4.0, labels.get(i));
+            assertTrue(Plots.textWidth(labels.get(i), font) <= CategoryAxis.LABELS_WIDTH / 4.0, labels.get(i));
         }
         BufferedImage image = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
                 java.time.Duration.ofMinutes(1), () -> org.knowm.xchart.BitmapEncoder.getBufferedImage(chart),
                 "XChart's tick layout ends");
         assertEquals(Plots.WIDTH, image.getWidth());
+    }
+
+    @Test
+    void aTitleWiderThanThePlotIsSetSmallerUntilItFits() {
+        org.knowm.xchart.XYChart chart = new org.knowm.xchart.XYChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT)
+                .title("Final test accuracy by held-out \u2014 fdu-mtl, domains split, dls-ec, alpha=0.2, "
+                        + "download=compressed, phi=5").build();
+        Plots.baseStyle(chart.getStyler());
+        chart.addSeries("mean over seeds", new double[] {0, 1}, new double[] {0.6, 0.7});
+        int before = chart.getStyler().getChartTitleFont().getSize();
+
+        Plots.fitTitle(chart);
+        java.awt.Font after = chart.getStyler().getChartTitleFont();
+        assertTrue(after.getSize() < before && after.getSize() >= Plots.SMALLEST_TITLE_POINTS, after.toString());
+        assertTrue(after.isBold(), "only the size changes");
+        // Drawn, the title lies inside the picture: its first and last columns of pixels hold no title ink.
+        BufferedImage image = org.knowm.xchart.BitmapEncoder.getBufferedImage(chart);
+        int titleRow = chart.getStyler().getChartPadding() + after.getSize() / 2 + 2;
+        for (int x : new int[] {0, 1, image.getWidth() - 2, image.getWidth() - 1}) {
+            for (int y = chart.getStyler().getChartPadding(); y < titleRow + after.getSize(); y++) {
+                assertEquals(Color.WHITE.getRGB(), image.getRGB(x, y), "no title at the picture's edge, x " + x);
+            }
+        }
     }
 
     @Test
