@@ -27,21 +27,37 @@ public class MajorityBaseline {
                 System.out.println(run + ": its devices have no test rows of their own");
                 return;
             }
-            // Per group: sum of the devices' accuracies, devices, rows, rows right.
-            double[] participants = new double[4];
-            double[] others = new double[4];
+            Tally participants = new Tally();
+            Tally heldOut = new Tally();
             for (int k = 0; k < data.clients().size(); k++) {
                 LocalData test = data.clientTest(k);
-                if (test.labels().length == 0) continue;
-                double correct = expectedCorrect(data.clients().get(k), test);
-                double[] sums = data.participation().isParticipant(k) ? participants : others;
-                sums[0] += correct / test.labels().length;
-                sums[1] += 1;
-                sums[2] += test.labels().length;
-                sums[3] += correct;
+                Tally group = data.participation().isParticipant(k) ? participants : heldOut;
+                group.add(expectedCorrect(data.clients().get(k), test), test.size());
             }
-            print("participants", participants);
-            print("held out", others);
+            participants.print("participants");
+            heldOut.print("held out");
+        }
+    }
+
+    /** One group of devices: the rule's accuracy summed over them, and their test rows and rows right. */
+    private static final class Tally {
+        double accuracySum;
+        int devices;
+        int rows;
+        double rowsRight;
+
+        void add(double right, int testRows) {
+            accuracySum += right / testRows;
+            devices++;
+            rows += testRows;
+            rowsRight += right;
+        }
+
+        void print(String who) {
+            if (devices == 0) return;
+            System.out.printf(Locale.ROOT,
+                    "%s: %d devices, %d rows; majority rule: mean over devices %.4f, pooled %.4f%n",
+                    who, devices, rows, accuracySum / devices, rowsRight / rows);
         }
     }
 
@@ -62,15 +78,10 @@ public class MajorityBaseline {
         return right / tied;
     }
 
+    /** Rows per label, as {@code Dataset.labelCounts} counts them before tokenising. */
     private static int[] counts(LocalData rows) {
         int[] counts = new int[rows.numClasses()];
         for (int label : rows.labels()) counts[label]++;
         return counts;
-    }
-
-    private static void print(String who, double[] sums) {
-        if (sums[1] == 0) return;
-        System.out.printf(Locale.ROOT, "%s: %d devices, %d rows; majority rule: mean over devices %.4f, pooled %.4f%n",
-                who, (long) sums[1], (long) sums[2], sums[0] / sums[1], sums[3] / sums[2]);
     }
 }
