@@ -9,6 +9,7 @@ import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.engine.method.MethodSettings;
+import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.Methods;
 import dev.fedbpt.engine.method.SettingsRules;
 import java.io.IOException;
@@ -29,9 +30,12 @@ import java.util.stream.Stream;
  * the sweep's own finished cells and the finished runs of other sweeps beside its output folder (a probe in
  * {@code results/step-rule} is timed by the grid's runs in {@code results/paper}). A cell is timed by the finished
  * runs that do the same work per round: the same configuration up to
- * keys that change the numbers but not the rows scored ({@link #SAME_WORK_KEYS}), all tuning methods alike (each
- * scores clean and, unless r_p is 0, perturbed rows of every candidate). Methods that only evaluate record no rounds, so they and cells
- * with nothing like them finished stay untimed. Display only: the sweep runs the same without it.
+ * keys that change the numbers but not the rows scored ({@link #SAME_WORK_KEYS}), all black-box tuning methods alike
+ * (each scores clean and, unless r_p is 0, perturbed rows of every candidate). A white-box method is timed only by
+ * runs of itself: FedPrompt's input vectors lengthen every row that a prefix leaves as it is (an RTE cell of it took
+ * 90 minutes where FedP-tuning's took 67), and FedPepTAO adds its selection round. Methods that only evaluate record
+ * no rounds, so they and cells with nothing like them finished stay untimed. Display only: the sweep runs the same
+ * without it.
  */
 public final class SweepTimeLeft {
     /**
@@ -174,7 +178,8 @@ public final class SweepTimeLeft {
 
     private static String workIdentity(Cell cell) {
         List<String> keys = new ArrayList<>(SAME_WORK_KEYS);
-        if (cell.config().experiment().traits().runsRounds()) {
+        MethodTraits traits = cell.config().experiment().traits();
+        if (traits.runsRounds() && !traits.whiteBox()) {
             keys.add("experiment.method");
         }
         StringBuilder identity = new StringBuilder(cell.config().identityWithout(keys));

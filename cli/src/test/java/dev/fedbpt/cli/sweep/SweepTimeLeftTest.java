@@ -93,6 +93,18 @@ class SweepTimeLeftTest {
     }
 
     @Test
+    void aWhiteBoxMethodIsTimedOnlyByRunsOfItself() throws Exception {
+        SweepPlan plan = plan("""
+                { name = "method", key = "experiment.method", values = ["fedprompt", "fedp-tuning"] }
+                { name = "seed", key = "experiment.seed", prefix = "seed", values = [1, 2] }
+                """, "model.backend = \"pytorch\"", "out");
+        ran(cell(plan, "fedp-tuning-seed1"), true, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000);
+
+        assertEquals(new SweepTimeLeft.Estimate(3, 0, 10 * 1000, 2), SweepTimeLeft.of(plan.cells(), plan.cells()),
+                "FedPrompt's input vectors lengthen the rows that FedP-tuning's rounds scored");
+    }
+
+    @Test
     void aProbeIsTimedByTheFinishedRunsOfTheSweepsBesideIt() throws Exception {
         String axes = """
                 { name = "seed", key = "experiment.seed", prefix = "seed", values = [1, 2] }
