@@ -32,10 +32,9 @@ import java.util.stream.Stream;
  * runs that do the same work per round: the same configuration up to
  * keys that change the numbers but not the rows scored ({@link #SAME_WORK_KEYS}), all black-box tuning methods alike
  * (each scores clean and, unless r_p is 0, perturbed rows of every candidate). A white-box method is timed only by
- * runs of itself: FedPrompt's input vectors lengthen every row that a prefix leaves as it is (an RTE cell of it took
- * 90 minutes where FedP-tuning's took 67), and FedPepTAO adds its selection round. Methods that only evaluate record
- * no rounds, so they and cells with nothing like them finished stay untimed. Display only: the sweep runs the same
- * without it.
+ * runs of itself: FedPrompt's input vectors lengthen every row that a prefix leaves as it is, and FedPepTAO adds its
+ * selection round. Methods that only evaluate record no rounds, so they and cells with nothing like them finished
+ * stay untimed. Display only: the sweep runs the same without it.
  */
 public final class SweepTimeLeft {
     /**
