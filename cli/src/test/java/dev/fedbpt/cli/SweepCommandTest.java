@@ -127,6 +127,21 @@ class SweepCommandTest {
     }
 
     @Test
+    void theIndexNamesTheExecutionSettingsAFinishedCellRanWithOtherThanTheSweepFileAsks() throws Exception {
+        assertEquals(Main.OK, sweep("--only", "fedbpt-seed1"), stdout() + console.stderr());
+        assertFalse(index().get("cells").get(0).has("execution_changes"), index().toString());
+
+        assertEquals(Main.OK, sweep("--only", "fedbpt-seed1", "--set", "pool.workers=3"),
+                stdout() + console.stderr());
+        assertTrue(stdout().contains("cell 1/1 fedbpt-seed1: finished, skipped"), "only execution changed: " + stdout());
+        JsonNode cell = index().get("cells").get(0);
+        assertEquals("finished", cell.get("status").asText());
+        assertTrue(cell.get("overrides").toString().contains("pool.workers=3"), cell.toString());
+        assertEquals("[\"pool.workers 1 -> 3\"]", cell.get("execution_changes").toString());
+        assertFalse(index().get("cells").get(1).has("execution_changes"), "a new cell ran with nothing yet");
+    }
+
+    @Test
     void changedSettingsAreRefusedBeforeAnythingRuns() throws Exception {
         assertEquals(Main.OK, sweep("--only", "fedbpt-seed1"), stdout() + console.stderr());
         assertEquals(Main.BAD_INPUT, sweep("--set", "experiment.rounds=3"));
