@@ -48,11 +48,12 @@ public final class Evaluator {
      * @param taskMetrics the task's metrics besides accuracy ({@link TaskMetric#key} to value; empty for tasks
      *                    scored by accuracy alone)
      * @param confusion   how the rows were classified, from which both were computed
+     * @param elapsed     the evaluation's wall time, a measurement that nothing computed reads
      */
     public record Outcome(int round, double accuracy, Map<String, Double> taskMetrics, Confusion confusion,
-                          String failure) implements Reply {
+                          Duration elapsed, String failure) implements Reply {
         static Outcome failed(int round, String failure) {
-            return new Outcome(round, Double.NaN, Map.of(), Confusion.EMPTY, failure);
+            return new Outcome(round, Double.NaN, Map.of(), Confusion.EMPTY, Duration.ZERO, failure);
         }
     }
 
@@ -107,7 +108,8 @@ public final class Evaluator {
                         }
                         outstanding.remove(scored.requestId());
                         if (outstanding.isEmpty()) {
-                            replyTo.tell(outcome(round, confusion, testSet));
+                            replyTo.tell(outcome(round, confusion, testSet,
+                                    Duration.ofNanos(System.nanoTime() - startNanos)));
                             return Behaviors.stopped();
                         }
                         int before = scoredRows[0];
@@ -123,7 +125,7 @@ public final class Evaluator {
     }
 
     /** Accuracy and the task's other metrics of a finished evaluation. */
-    static Outcome outcome(int round, long[][] confusion, TestSet testSet) {
+    static Outcome outcome(int round, long[][] confusion, TestSet testSet, Duration elapsed) {
         Map<String, Double> others = new LinkedHashMap<>();
         for (TaskMetric metric : testSet.metrics()) {
             if (metric != TaskMetric.ACCURACY) {
@@ -131,6 +133,6 @@ public final class Evaluator {
             }
         }
         return new Outcome(round, TaskMetric.ACCURACY.of(confusion, -1), Collections.unmodifiableMap(others),
-                Confusion.of(confusion), null);
+                Confusion.of(confusion), elapsed, null);
     }
 }

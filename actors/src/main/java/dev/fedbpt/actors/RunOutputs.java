@@ -272,6 +272,7 @@ public final class RunOutputs implements RunListener {
         line.put("bytes_down", summary.bytesDown());
         line.put("forward_rows", summary.forwardRows());
         line.put("wall_ms", summary.wallMs());
+        line.put("eval_ms", summary.testWallMs()); // null: not evaluated, or a journal from before it was kept
         RoundIncidents incidents = summary.incidents();
         line.put("faults_injected", incidents.faultsInjected());
         Map<String, Object> faults = new LinkedHashMap<>();

@@ -545,7 +545,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
             return Effect().none().thenStop();
         }
         return Effect().persist(new ServerEvent.PromptEvaluated(outcome.round(), outcome.accuracy(),
-                        outcome.taskMetrics(), outcome.confusion()))
+                        outcome.taskMetrics(), outcome.confusion(), outcome.elapsed().toMillis()))
                 .thenRun(next -> {
                     if (outcome.round() == 0) {
                         listener.onZeroShot(outcome.accuracy(), outcome.taskMetrics(), outcome.confusion());

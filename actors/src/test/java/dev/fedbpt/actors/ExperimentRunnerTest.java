@@ -53,6 +53,8 @@ class ExperimentRunnerTest {
         }
         assertTrue(metrics.get(0).get("test_accuracy").isNull(), "round 1 is not an evaluation round");
         assertTrue(metrics.get(1).get("test_accuracy").isNumber());
+        assertTrue(metrics.get(0).get("eval_ms").isNull(), "round 1 is not an evaluation round");
+        assertTrue(metrics.get(1).get("eval_ms").asLong() >= 0, "round 2's evaluation is timed");
         assertEquals(4, metrics.get(0).get("reported").asInt());
         // d + I + 1 doubles a client, counted from the encoded upload: 24 and 3 numbers after a width byte and their
         // length, the loss, and 15 bytes of kind, round, client, samples and two presence flags.

@@ -2,6 +2,7 @@ package dev.fedbpt.actors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunLayout;
@@ -52,7 +53,7 @@ class RunOutputsTest {
         Map<String, Double> metrics = new LinkedHashMap<>();
         metrics.put("sigma", 0.9);
         RoundSummary summary = new RoundSummary(3, 1, 4, 4, 0, 0.5, metrics, 0.7, 10, 20, 30, 40, RoundIncidents.NONE,
-                "ab12", List.of(new RoundSummary.ClientUpload(1, 0.4, 8)), Map.of(), Confusion.EMPTY);
+                "ab12", List.of(new RoundSummary.ClientUpload(1, 0.4, 8)), Map.of(), Confusion.EMPTY, 5000L);
         Set<String> keys = new LinkedHashSet<>();
         new ObjectMapper().readTree(RunOutputs.metricsLine(summary)).fieldNames().forEachRemaining(keys::add);
         Set<String> expected = new LinkedHashSet<>(RunLayout.FRAMEWORK_METRICS_KEYS);
@@ -73,9 +74,12 @@ class RunOutputsTest {
                 "zero-shot accuracy 0.7500 (no prompt)"), lines);
 
         RoundSummary evaluated = new RoundSummary(3, 1, 4, 4, 0, 0.5, Map.of("sigma", 0.9), 0.75, 10, 20, 30, 40,
-                RoundIncidents.NONE, "ab12", List.of(), Map.of(), Confusion.of(new long[][] {{20, 10}, {5, 25}}));
-        assertEquals("[[20,10],[5,25]]",
-                new ObjectMapper().readTree(RunOutputs.metricsLine(evaluated)).get("test_confusion").toString());
+                RoundIncidents.NONE, "ab12", List.of(), Map.of(), Confusion.of(new long[][] {{20, 10}, {5, 25}}),
+                7250L);
+        JsonNode line = new ObjectMapper().readTree(RunOutputs.metricsLine(evaluated));
+        assertEquals("[[20,10],[5,25]]", line.get("test_confusion").toString());
+        assertEquals(7250, line.get("eval_ms").asLong(), "the evaluation's time, apart from the round's wall_ms");
+        assertEquals(40, line.get("wall_ms").asLong());
     }
 
     private static Evaluator.Progress progress(int round, int scored, int seconds) {

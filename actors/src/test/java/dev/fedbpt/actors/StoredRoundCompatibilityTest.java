@@ -88,10 +88,25 @@ class StoredRoundCompatibilityTest {
     @Test
     void anEvaluationsConfusionReadsBack() {
         Confusion confusion = Confusion.of(new long[][] {{40, 2}, {5, 33}});
-        ServerEvent.PromptEvaluated event = new ServerEvent.PromptEvaluated(0, 0.9125, Map.of("f1", 0.9), confusion);
+        ServerEvent.PromptEvaluated event = new ServerEvent.PromptEvaluated(0, 0.9125, Map.of("f1", 0.9), confusion,
+                61_500L);
         assertEquals(event, roundTrip(event));
         ServerState state = ServerState.empty().apply(event, null);
         assertEquals(confusion, ((ServerState) roundTrip(state)).zeroShotConfusion());
+    }
+
+    @Test
+    void anEvaluationStoredBeforeItsTimeWasKeptReadsBackUntimed() throws Exception {
+        ServerEvent.PromptEvaluated event = new ServerEvent.PromptEvaluated(2, 0.75, Map.of(), Confusion.EMPTY, 900L);
+        Serialization serialization = SerializationExtension.get(Adapter.toClassic(KIT.system()));
+        Serializer serializer = serialization.findSerializerFor(event);
+        CBORMapper cbor = new CBORMapper();
+        ObjectNode older = (ObjectNode) cbor.readTree(serialization.serialize(event).get());
+        older.remove("wallMs");
+        ServerEvent.PromptEvaluated recovered = (ServerEvent.PromptEvaluated) serialization.deserialize(
+                cbor.writeValueAsBytes(older), serializer.identifier(), Serializers.manifestFor(serializer, event))
+                .get();
+        assertEquals(new ServerEvent.PromptEvaluated(2, 0.75, Map.of(), Confusion.EMPTY, null), recovered);
     }
 
     @Test
@@ -101,7 +116,7 @@ class StoredRoundCompatibilityTest {
         RoundSummary summary = new RoundSummary(3, 1, 4, 2, 2, 0.5, metrics, null, 10, 20, 30, 40,
                 RoundIncidents.NONE, "ab12",
                 List.of(new RoundSummary.ClientUpload(2, 0.6, 8), new RoundSummary.ClientUpload(1, 0.4, 8)), null,
-                Confusion.of(new long[][] {{40, 2}, {5, 33}}));
+                Confusion.of(new long[][] {{40, 2}, {5, 33}}), 61_500L);
         assertEquals(List.of(1, 2), summary.clients().stream().map(RoundSummary.ClientUpload::clientId).toList());
 
         Serialization serialization = SerializationExtension.get(Adapter.toClassic(KIT.system()));
@@ -114,10 +129,12 @@ class StoredRoundCompatibilityTest {
         ObjectNode older = (ObjectNode) cbor.readTree(stored);
         older.remove("clients");
         older.remove("testConfusion");
+        older.remove("testWallMs");
         RoundSummary recovered = (RoundSummary) serialization.deserialize(cbor.writeValueAsBytes(older),
                 serializer.identifier(), manifest).get();
         assertEquals(List.of(), recovered.clients());
         assertEquals(Confusion.EMPTY, recovered.testConfusion());
+        assertEquals(null, recovered.testWallMs(), "untimed, not timed at 0 ms");
         assertEquals(summary.promptSha256(), recovered.promptSha256());
         assertEquals(summary.meanClientLoss(), recovered.meanClientLoss());
         assertEquals(metrics, recovered.metrics());

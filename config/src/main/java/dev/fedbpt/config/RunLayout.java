@@ -23,7 +23,7 @@ public final class RunLayout {
      */
     public static final Set<String> FRAMEWORK_METRICS_KEYS = Set.of("round", "attempts", "sampled", "reported",
             "dropped", "mean_client_loss", "test_accuracy", "bytes_up", "bytes_down", "forward_rows", "wall_ms",
-            "faults_injected", "faults", "non_finite_scores", "results_rejected", "results_late",
+            "eval_ms", "faults_injected", "faults", "non_finite_scores", "results_rejected", "results_late",
             "global_mean_sha256", "clients");
 
     /** Prefix of the task's other test metrics on a metrics.jsonl line ({@code test_f1}, {@code test_mcc}). */

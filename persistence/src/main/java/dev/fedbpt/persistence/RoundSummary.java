@@ -13,6 +13,8 @@ import java.util.Map;
  * @param promptSha256 fingerprint of the prompt that evaluation scores after this round
  * @param testMetrics the task's metrics besides accuracy when the round was evaluated (F1, MCC), else empty
  * @param testConfusion how the evaluated prompt classified the test rows, else empty
+ * @param testWallMs  how long that evaluation took, else null (also for rounds evaluated before fedbpt kept it);
+ *                    apart from {@code wallMs}, the round's own time
  *
  * @param clients what each reporting client uploaded besides its prompt, by client id: which clients drive the
  *                server (FedBPT's Eq. 6 update takes the half with the lowest loss, each measured on the client's own
@@ -35,7 +37,8 @@ public record RoundSummary(
         String promptSha256,
         List<ClientUpload> clients,
         Map<String, Double> testMetrics,
-        Confusion testConfusion) implements CborSerializable {
+        Confusion testConfusion,
+        Long testWallMs) implements CborSerializable {
 
     /** A client's plain loss on its own data (of its uploaded mean) and how many examples it holds. */
     public record ClientUpload(int clientId, double loss, int sampleCount) implements CborSerializable {}
@@ -49,9 +52,12 @@ public record RoundSummary(
                 : clients.stream().sorted(Comparator.comparingInt(ClientUpload::clientId)).toList();
     }
 
-    public RoundSummary withEvaluation(double accuracy, Map<String, Double> taskMetrics, Confusion confusion) {
+    /** @param evaluationWallMs the evaluation's wall time (null when a journal written before it was kept) */
+    public RoundSummary withEvaluation(double accuracy, Map<String, Double> taskMetrics, Confusion confusion,
+                                       Long evaluationWallMs) {
         return new RoundSummary(round, attempts, sampled, reported, dropped, meanClientLoss, metrics, accuracy,
-                bytesUp, bytesDown, forwardRows, wallMs, incidents, promptSha256, clients, taskMetrics, confusion);
+                bytesUp, bytesDown, forwardRows, wallMs, incidents, promptSha256, clients, taskMetrics, confusion,
+                evaluationWallMs);
     }
 
     /**

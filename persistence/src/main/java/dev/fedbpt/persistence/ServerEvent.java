@@ -36,11 +36,12 @@ public sealed interface ServerEvent extends CborSerializable {
     /**
      * Test accuracy of the global prompt after {@code round} rounds (round 0 is the zero-shot baseline), and the
      * task's other metrics by name (F1, MCC; empty for tasks scored by accuracy alone, and in journals written
-     * before tasks had them), and the confusion matrix the scores came from (empty in journals written before it
+     * before tasks had them), the confusion matrix the scores came from (empty in journals written before it
+     * was kept), and the evaluation's wall time, a measurement like a round's (null in journals written before it
      * was kept).
      */
-    record PromptEvaluated(int round, double accuracy, Map<String, Double> taskMetrics, Confusion confusion)
-            implements ServerEvent {
+    record PromptEvaluated(int round, double accuracy, Map<String, Double> taskMetrics, Confusion confusion,
+                           Long wallMs) implements ServerEvent {
         public PromptEvaluated {
             taskMetrics = RoundSummary.ordered(taskMetrics);
             confusion = Confusion.orEmpty(confusion);

@@ -113,7 +113,7 @@ public record ServerState(
                 uploads.size(), open.dropped().size(), meanLoss, method.metrics(next), null, bytesUp, bytesDown,
                 event.forwardRows(), event.wallMs(), event.incidents(), fingerprint(method.evaluationPrompt(next)),
                 uploads.stream().map(u -> new RoundSummary.ClientUpload(u.clientId(), u.loss(), u.sampleCount()))
-                        .toList(), Map.of(), Confusion.EMPTY);
+                        .toList(), Map.of(), Confusion.EMPTY, null);
         List<RoundSummary> completed = new ArrayList<>(rounds);
         completed.add(summary);
         return new ServerState(configHash, next, null, List.copyOf(completed), zeroShotAccuracy, finished,
@@ -147,7 +147,7 @@ public record ServerState(
         }
         List<RoundSummary> updated = new ArrayList<>(rounds);
         updated.set(e.round() - 1, rounds.get(e.round() - 1).withEvaluation(e.accuracy(), e.taskMetrics(),
-                e.confusion()));
+                e.confusion(), e.wallMs()));
         return new ServerState(configHash, global, open, List.copyOf(updated), zeroShotAccuracy, finished,
                 memories, zeroShotMetrics, lastRound, zeroShotConfusion);
     }

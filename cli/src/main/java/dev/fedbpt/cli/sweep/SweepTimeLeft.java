@@ -26,7 +26,9 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * How long a sweep's unfinished cells will take, from the round times finished runs recorded in their metrics.jsonl:
+ * How long a sweep's unfinished cells will take, from the round and evaluation times finished runs recorded in their
+ * metrics.jsonl ({@code wall_ms}, and {@code eval_ms} where the run kept it; the zero-shot evaluation a new cell starts
+ * with counts as one more evaluation):
  * the sweep's own finished cells and the finished runs of other sweeps beside its output folder (a probe in
  * {@code results/step-rule} is timed by the grid's runs in {@code results/paper}). A cell is timed by the finished
  * runs that do the same work per round: the same configuration up to
@@ -34,7 +36,10 @@ import java.util.stream.Stream;
  * (each scores clean and, unless r_p is 0, perturbed rows of every candidate). A white-box method is timed only by
  * runs of itself: FedPrompt's input vectors lengthen every row that a prefix leaves as it is, and FedPepTAO adds its
  * selection round. Methods that only evaluate record no rounds, so they and cells with nothing like them finished
- * stay untimed. Display only: the sweep runs the same without it.
+ * stay untimed. Evaluations can outweigh the rounds (an AG News FedPrompt cell spent 868 s in its 50 rounds and
+ * 2,139 s in start-up and six scorings of the 7,600 test rows), so when the runs like a cell predate {@code eval_ms}
+ * the text says that its evaluations are not counted. Start-up (loading the model) is not counted. Display only: the sweep runs the
+ * same without it.
  */
 public final class SweepTimeLeft {
     /**
@@ -52,11 +57,14 @@ public final class SweepTimeLeft {
      * @param toCopy cells that will take a twin's run
      * @param millis the estimated time of the timed cells to run
      * @param untimed cells to run that no finished cell times
+     * @param evaluationsUntimed timed cells with evaluations left whose time leaves them out: no run like them kept
+     *     its evaluations' time
      */
-    public record Estimate(int toRun, int toCopy, long millis, int untimed) {
+    public record Estimate(int toRun, int toCopy, long millis, int untimed, int evaluationsUntimed) {
         /**
-         * E.g. "6 cells to run, about 8 h 05 min (round times of finished runs like them); 4 to copy". When only some
-         * cells are timed, the text says first how many the time covers, so it is not read as the whole sweep's.
+         * E.g. "6 cells to run, about 8 h 05 min (round and evaluation times of finished runs like them); 4 to copy".
+         * When only some cells are timed, the text says first how many the time covers, so it is not read as the
+         * whole sweep's; and it says in how many of them the evaluations are not counted.
          */
         public String text() {
             String copies = toCopy == 0 ? "" : "; " + toCopy + " to copy";
@@ -64,7 +72,10 @@ public final class SweepTimeLeft {
                 return "nothing to run" + copies;
             }
             String cells = String.format(Locale.ROOT, "%d cell%s to run", toRun, toRun == 1 ? "" : "s");
-            String about = "about " + TimeLeft.format(millis) + " (round times of finished runs like them)";
+            String about = "about " + TimeLeft.format(millis) + (evaluationsUntimed == 0
+                    ? " (round and evaluation times of finished runs like them)"
+                    : String.format(Locale.ROOT, " (round times of finished runs like them; evaluations untimed in %d "
+                    + "of %s)", evaluationsUntimed, toRun - untimed == 1 ? "it" : "them"));
             if (untimed == toRun) {
                 return cells + ", untimed: no finished run does the same work per round" + copies;
             }
@@ -88,18 +99,18 @@ public final class SweepTimeLeft {
     public static Estimate of(List<Cell> cells, List<Cell> selected, List<Cell> elsewhere) {
         List<Cell> finished = new ArrayList<>(cells.stream().filter(c -> c.status() == CellStatus.FINISHED).toList());
         finished.addAll(elsewhere);
-        Map<String, List<Long>> roundMillis = new HashMap<>();
+        Map<String, Measured> measured = new HashMap<>();
         Set<String> runsCounted = new HashSet<>();
         for (Cell cell : finished) {
             // A copied cell holds its twin's metrics: count each run once.
             if (runsCounted.add(cell.config().runIdentity())) {
-                roundMillis.computeIfAbsent(workIdentity(cell), key -> new ArrayList<>())
-                        .addAll(roundMillis(cell.folder()));
+                measured.computeIfAbsent(workIdentity(cell), key -> new Measured()).add(measured(cell.folder()));
             }
         }
         int toRun = 0;
         int toCopy = 0;
         int untimed = 0;
+        int evaluationsUntimed = 0;
         double millis = 0;
         for (Cell cell : selected) {
             CellStatus status = cell.status(); // read from the cell's folder
@@ -111,15 +122,40 @@ public final class SweepTimeLeft {
                 continue;
             }
             toRun++;
-            List<Long> times = roundMillis.getOrDefault(workIdentity(cell), List.of());
-            if (!cell.config().experiment().traits().runsRounds() || times.isEmpty()) {
+            Measured like = measured.getOrDefault(workIdentity(cell), new Measured());
+            if (!cell.config().experiment().traits().runsRounds() || like.roundMillis.isEmpty()) {
                 untimed++;
                 continue;
             }
-            int roundsLeft = cell.config().experiment().rounds() - roundMillis(cell.folder()).size();
-            millis += Math.max(0, roundsLeft) * times.stream().mapToLong(Long::longValue).average().orElse(0);
+            int rounds = cell.config().experiment().rounds();
+            int roundsDone = measured(cell.folder()).roundMillis.size();
+            millis += Math.max(0, rounds - roundsDone) * mean(like.roundMillis);
+            int evaluationsLeft = roundsDone == 0 ? 1 : 0; // the zero-shot evaluation before round 1
+            for (int round = roundsDone + 1; round <= rounds; round++) {
+                evaluationsLeft += cell.config().experiment().evaluatesAfter(round) ? 1 : 0;
+            }
+            if (like.evaluationMillis.isEmpty()) {
+                evaluationsUntimed += evaluationsLeft > 0 ? 1 : 0;
+            } else {
+                millis += evaluationsLeft * mean(like.evaluationMillis);
+            }
         }
-        return new Estimate(toRun, toCopy, Math.round(millis), untimed);
+        return new Estimate(toRun, toCopy, Math.round(millis), untimed, evaluationsUntimed);
+    }
+
+    private static double mean(List<Long> millis) {
+        return millis.stream().mapToLong(Long::longValue).average().orElse(0);
+    }
+
+    /** The wall times a run folder's metrics.jsonl records: of its rounds, and of the evaluations that were timed. */
+    static final class Measured {
+        final List<Long> roundMillis = new ArrayList<>();
+        final List<Long> evaluationMillis = new ArrayList<>();
+
+        void add(Measured other) {
+            roundMillis.addAll(other.roundMillis);
+            evaluationMillis.addAll(other.evaluationMillis);
+        }
     }
 
     /**
@@ -187,23 +223,26 @@ public final class SweepTimeLeft {
         return identity.toString();
     }
 
-    /** The wall times of the rounds a folder's metrics.jsonl records; none when it is missing or unreadable. */
-    static List<Long> roundMillis(Path folder) {
+    /** The wall times a folder's metrics.jsonl records; none when it is missing or unreadable. */
+    static Measured measured(Path folder) {
         Path metrics = folder.resolve(METRICS_FILE);
-        List<Long> millis = new ArrayList<>();
+        Measured measured = new Measured();
         if (!Files.isRegularFile(metrics)) {
-            return millis;
+            return measured;
         }
         try {
             for (String line : Files.readAllLines(metrics)) {
-                JsonNode wall = line.isBlank() ? null : JSON.readTree(line).get("wall_ms");
-                if (wall != null && wall.isNumber()) {
-                    millis.add(wall.asLong());
+                JsonNode round = line.isBlank() ? null : JSON.readTree(line);
+                if (round != null && round.path("wall_ms").isNumber()) {
+                    measured.roundMillis.add(round.get("wall_ms").asLong());
+                }
+                if (round != null && round.path("eval_ms").isNumber()) {
+                    measured.evaluationMillis.add(round.get("eval_ms").asLong());
                 }
             }
         } catch (IOException e) {
-            return List.of(); // an estimate only: a metrics file being written or damaged leaves the cell untimed
+            return new Measured(); // an estimate only: a metrics file being written or damaged leaves the cell untimed
         }
-        return millis;
+        return measured;
     }
 }
