@@ -133,7 +133,8 @@ class SweepCommandTest {
 
         assertEquals(Main.OK, sweep("--only", "fedbpt-seed1", "--set", "pool.workers=3"),
                 stdout() + console.stderr());
-        assertTrue(stdout().contains("cell 1/1 fedbpt-seed1: finished, skipped"), "only execution changed: " + stdout());
+        assertTrue(stdout().contains("cell 1/1 fedbpt-seed1: finished, skipped"),
+                "only execution changed: " + stdout());
         JsonNode cell = index().get("cells").get(0);
         assertEquals("finished", cell.get("status").asText());
         assertTrue(cell.get("overrides").toString().contains("pool.workers=3"), cell.toString());

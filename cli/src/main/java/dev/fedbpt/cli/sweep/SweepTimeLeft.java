@@ -38,8 +38,8 @@ import java.util.stream.Stream;
  * selection round. Methods that only evaluate record no rounds, so they and cells with nothing like them finished
  * stay untimed. Evaluations can outweigh the rounds (an AG News FedPrompt cell spent 868 s in its 50 rounds and
  * 2,139 s in start-up and six scorings of the 7,600 test rows), so when the runs like a cell predate {@code eval_ms}
- * the text says that its evaluations are not counted. Start-up (loading the model) is not counted. Display only: the sweep runs the
- * same without it.
+ * the text says that its evaluations are not counted. Start-up (loading the model) is not counted. Display only: the
+ * sweep runs the same without it.
  */
 public final class SweepTimeLeft {
     /**
