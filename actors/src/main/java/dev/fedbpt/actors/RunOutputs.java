@@ -3,6 +3,7 @@ package dev.fedbpt.actors;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.config.RunFields;
 import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.persistence.Confusion;
@@ -209,34 +210,35 @@ public final class RunOutputs implements RunListener {
 
     public Map<String, Object> result(ServerState state) {
         Map<String, Object> result = new LinkedHashMap<>();
-        result.put("experiment", config.experiment().name());
-        result.put("method", config.experiment().method());
+        result.put(RunFields.EXPERIMENT, config.experiment().name());
+        result.put(RunFields.METHOD, config.experiment().method());
         // How the method was set up, as it says (FedBPT: the reading that produced this result, item by item).
         result.putAll(method.resultFields(state.global()));
-        result.put("seed", config.experiment().seed());
-        result.put("rounds_completed", state.roundsCompleted());
+        result.put(RunFields.SEED, config.experiment().seed());
+        result.put(RunFields.ROUNDS_COMPLETED, state.roundsCompleted());
         boolean icl = config.experiment().traits().demonstrations();
         // An ICL run's round-0 evaluation scores the inputs with their demonstrations: not the zero-shot baseline.
-        result.put("zero_shot_accuracy", icl ? null : state.zeroShotAccuracy());
+        result.put(RunFields.ZERO_SHOT_ACCURACY, icl ? null : state.zeroShotAccuracy());
         List<RoundSummary> rounds = state.rounds();
         LastEvaluation last = LastEvaluation.of(state);
-        result.put("final_accuracy", last.accuracy());
+        result.put(RunFields.FINAL_ACCURACY, last.accuracy());
         // The task's other metrics (F1, MCC) beside accuracy, only for the tasks that report them.
-        state.zeroShotMetrics().forEach((name, value) -> result.put("zero_shot_" + name, icl ? null : value));
-        last.metrics().forEach((name, value) -> result.put("final_" + name, value));
+        state.zeroShotMetrics().forEach((name, value) ->
+                result.put(RunFields.ZERO_SHOT_PREFIX + name, icl ? null : value));
+        last.metrics().forEach((name, value) -> result.put(RunFields.FINAL_PREFIX + name, value));
         // Rows of true class t (outer) predicted as class p (inner), in the task's label order; absent in runs
         // evaluated before it was kept.
         if (state.zeroShotConfusion().recorded() && !icl) {
-            result.put("zero_shot_confusion", state.zeroShotConfusion().counts());
+            result.put(RunFields.ZERO_SHOT_PREFIX + "confusion", state.zeroShotConfusion().counts());
         }
         if (last.confusion().recorded()) {
-            result.put("final_confusion", last.confusion().counts());
+            result.put(RunFields.FINAL_PREFIX + "confusion", last.confusion().counts());
         }
-        result.put("eval_split", config.data().evaluatedOn());
-        method.metrics(state.global()).forEach((name, value) -> result.put("final_" + name, value));
+        result.put(RunFields.EVAL_SPLIT, config.data().evaluatedOn());
+        method.metrics(state.global()).forEach((name, value) -> result.put(RunFields.FINAL_PREFIX + name, value));
         // The key predates other kinds of prompt: for FedBPT's methods the prompt is the global mean z.
-        result.put("global_mean_sha256", ServerState.fingerprint(method.evaluationPrompt(state.global())));
-        result.put("config_hash", experimentHash);
+        result.put(RunFields.GLOBAL_MEAN_SHA256, ServerState.fingerprint(method.evaluationPrompt(state.global())));
+        result.put(RunFields.CONFIG_HASH, experimentHash);
         RoundIncidents total = rounds.stream().map(RoundSummary::incidents).reduce(RoundIncidents.NONE,
                 RoundIncidents::plus);
         // Per client and round, from the encoded messages: what a sampled client received, what a report sent.
@@ -246,46 +248,46 @@ public final class RunOutputs implements RunListener {
                 : (double) rounds.stream().mapToLong(RoundSummary::bytesDown).sum() / sampled);
         result.put("bytes_up_per_client_round", reported == 0 ? null
                 : (double) rounds.stream().mapToLong(RoundSummary::bytesUp).sum() / reported);
-        result.put("rounds_resampled", rounds.stream().mapToInt(r -> r.attempts() - 1).sum());
-        result.put("faults_injected", total.faultsInjected());
-        result.put("results_rejected", total.rejectedResults());
-        result.put("results_late", total.lateResults());
-        result.put("non_finite_scores", total.nonFiniteScores());
+        result.put(RunFields.ROUNDS_RESAMPLED, rounds.stream().mapToInt(r -> r.attempts() - 1).sum());
+        result.put(RunFields.FAULTS_INJECTED, total.faultsInjected());
+        result.put(RunFields.RESULTS_REJECTED, total.rejectedResults());
+        result.put(RunFields.RESULTS_LATE, total.lateResults());
+        result.put(RunFields.NON_FINITE_SCORES, total.nonFiniteScores());
         return result;
     }
 
     static String metricsLine(RoundSummary summary) {
         Map<String, Object> line = new LinkedHashMap<>();
-        line.put("round", summary.round());
-        line.put("attempts", summary.attempts());
-        line.put("sampled", summary.sampled());
-        line.put("reported", summary.reported());
-        line.put("dropped", summary.dropped());
-        line.put("mean_client_loss", summary.meanClientLoss());
+        line.put(RunFields.ROUND, summary.round());
+        line.put(RunFields.ATTEMPTS, summary.attempts());
+        line.put(RunFields.SAMPLED, summary.sampled());
+        line.put(RunFields.REPORTED, summary.reported());
+        line.put(RunFields.DROPPED, summary.dropped());
+        line.put(RunFields.MEAN_CLIENT_LOSS, summary.meanClientLoss());
         line.putAll(summary.metrics());
-        line.put("test_accuracy", summary.testAccuracy());
-        summary.testMetrics().forEach((name, value) -> line.put("test_" + name, value));
+        line.put(RunFields.TEST_ACCURACY, summary.testAccuracy());
+        summary.testMetrics().forEach((name, value) -> line.put(RunFields.TEST_METRIC_PREFIX + name, value));
         if (summary.testConfusion().recorded()) {
-            line.put("test_confusion", summary.testConfusion().counts());
+            line.put(RunFields.TEST_CONFUSION, summary.testConfusion().counts());
         }
-        line.put("bytes_up", summary.bytesUp());
-        line.put("bytes_down", summary.bytesDown());
-        line.put("forward_rows", summary.forwardRows());
-        line.put("wall_ms", summary.wallMs());
-        line.put("eval_ms", summary.testWallMs()); // null: not evaluated, or a journal from before it was kept
+        line.put(RunFields.BYTES_UP, summary.bytesUp());
+        line.put(RunFields.BYTES_DOWN, summary.bytesDown());
+        line.put(RunFields.FORWARD_ROWS, summary.forwardRows());
+        line.put(RunFields.WALL_MS, summary.wallMs());
+        line.put(RunFields.EVAL_MS, summary.testWallMs()); // null: not evaluated, or a journal from before it was kept
         RoundIncidents incidents = summary.incidents();
-        line.put("faults_injected", incidents.faultsInjected());
+        line.put(RunFields.FAULTS_INJECTED, incidents.faultsInjected());
         Map<String, Object> faults = new LinkedHashMap<>();
         faults.put("client_drop", incidents.clientDrops());
         faults.put("client_crash", incidents.clientCrashes());
         faults.put("client_delay", incidents.clientDelays());
         faults.put("worker_crash", incidents.workerCrashes());
         faults.put("score_corruption", incidents.scoreCorruptions());
-        line.put("faults", faults);
-        line.put("non_finite_scores", incidents.nonFiniteScores());
-        line.put("results_rejected", incidents.rejectedResults());
-        line.put("results_late", incidents.lateResults());
-        line.put("global_mean_sha256", summary.promptSha256());
+        line.put(RunFields.FAULTS, faults);
+        line.put(RunFields.NON_FINITE_SCORES, incidents.nonFiniteScores());
+        line.put(RunFields.RESULTS_REJECTED, incidents.rejectedResults());
+        line.put(RunFields.RESULTS_LATE, incidents.lateResults());
+        line.put(RunFields.GLOBAL_MEAN_SHA256, summary.promptSha256());
         List<Map<String, Object>> clients = new ArrayList<>();
         for (RoundSummary.ClientUpload upload : summary.clients()) {
             Map<String, Object> client = new LinkedHashMap<>();
@@ -294,7 +296,7 @@ public final class RunOutputs implements RunListener {
             client.put("samples", upload.sampleCount());
             clients.add(client);
         }
-        line.put("clients", clients);
+        line.put(RunFields.CLIENTS, clients);
         return toJson(line);
     }
 

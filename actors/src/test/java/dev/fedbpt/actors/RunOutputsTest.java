@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fedbpt.config.ExperimentConfig;
-import dev.fedbpt.config.RunLayout;
+import dev.fedbpt.config.RunFields;
 import dev.fedbpt.persistence.Confusion;
 import dev.fedbpt.persistence.RoundIncidents;
 import dev.fedbpt.persistence.RoundSummary;
@@ -56,7 +56,7 @@ class RunOutputsTest {
                 "ab12", List.of(new RoundSummary.ClientUpload(1, 0.4, 8)), Map.of(), Confusion.EMPTY, 5000L);
         Set<String> keys = new LinkedHashSet<>();
         new ObjectMapper().readTree(RunOutputs.metricsLine(summary)).fieldNames().forEachRemaining(keys::add);
-        Set<String> expected = new LinkedHashSet<>(RunLayout.FRAMEWORK_METRICS_KEYS);
+        Set<String> expected = new LinkedHashSet<>(RunFields.FRAMEWORK_METRICS_KEYS);
         expected.add("sigma");
         assertEquals(expected, keys);
     }

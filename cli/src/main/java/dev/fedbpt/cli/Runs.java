@@ -3,6 +3,7 @@ package dev.fedbpt.cli;
 import dev.fedbpt.actors.ConfiguredModels;
 import dev.fedbpt.actors.ExperimentRunner;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.config.RunFields;
 import dev.fedbpt.engine.data.TaskMetric;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -42,16 +43,17 @@ final class Runs {
         }
         Map<String, Object> result = outcome.outputs().result(outcome.outputs().finalState());
         System.out.printf(Locale.ROOT, "%nzero-shot accuracy %s   tuned accuracy %s   (%s, %s rounds, %.1f s)%n",
-                format(result.get("zero_shot_accuracy")), format(result.get("final_accuracy")), result.get("method"),
-                result.get("rounds_completed"), (System.nanoTime() - start) / 1e9);
+                format(result.get(RunFields.ZERO_SHOT_ACCURACY)), format(result.get(RunFields.FINAL_ACCURACY)),
+                result.get(RunFields.METHOD),
+                result.get(RunFields.ROUNDS_COMPLETED), (System.nanoTime() - start) / 1e9);
         for (TaskMetric metric : config.task().metrics()) {
             if (metric != TaskMetric.ACCURACY) { // the task's other metrics, as the paper reports them
                 System.out.printf(Locale.ROOT, "zero-shot %s %s   tuned %s %s%n", metric.key(),
-                        format(result.get("zero_shot_" + metric.key())), metric.key(),
-                        format(result.get("final_" + metric.key())));
+                        format(result.get(RunFields.ZERO_SHOT_PREFIX + metric.key())), metric.key(),
+                        format(result.get(RunFields.FINAL_PREFIX + metric.key())));
             }
         }
-        System.out.println("global mean sha256 " + result.get("global_mean_sha256"));
+        System.out.println("global mean sha256 " + result.get(RunFields.GLOBAL_MEAN_SHA256));
         System.out.println("metrics: " + outcome.outputs().metricsFile() + "   result: " + outcome.outputs().resultFile());
         return Main.OK;
     }

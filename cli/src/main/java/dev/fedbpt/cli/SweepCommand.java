@@ -11,6 +11,7 @@ import dev.fedbpt.cli.sweep.SweepPlan.Cell;
 import dev.fedbpt.cli.sweep.SweepPlan;
 import dev.fedbpt.cli.sweep.SweepTimeLeft;
 import dev.fedbpt.config.ConfigError;
+import dev.fedbpt.config.RunFields;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -174,7 +175,7 @@ final class SweepCommand implements Callable<Integer> {
             }
             Map<String, Object> result = outcome.outputs().result(outcome.outputs().finalState());
             System.out.printf(Locale.ROOT, "%s: finished: zero-shot accuracy %s, tuned accuracy %s (%.1f s)%n", head,
-                    accuracy(result.get("zero_shot_accuracy")), accuracy(result.get("final_accuracy")),
+                    accuracy(result.get(RunFields.ZERO_SHOT_ACCURACY)), accuracy(result.get(RunFields.FINAL_ACCURACY)),
                     (System.nanoTime() - start) / 1e9);
             return null;
         } catch (RuntimeException e) {

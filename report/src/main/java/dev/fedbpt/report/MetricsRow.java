@@ -7,7 +7,7 @@ import java.util.Map;
  * the line, or (for {@code testAccuracy}) a round without evaluation.
  *
  * @param metrics what the run's method reported of the round (every number of the line the framework does not write
- *                itself, {@code RunLayout.FRAMEWORK_METRICS_KEYS}), by name in the line's order
+ *                itself, {@code RunFields.FRAMEWORK_METRICS_KEYS}), by name in the line's order
  */
 public record MetricsRow(int round, Double meanClientLoss, Map<String, Double> metrics, Double testAccuracy,
                          Long bytesUp, Long bytesDown) {

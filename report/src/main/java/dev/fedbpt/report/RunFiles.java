@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.fedbpt.config.RunLayout;
+import dev.fedbpt.config.RunFields;
 import dev.fedbpt.engine.data.TaskMetric;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +32,7 @@ final class RunFiles {
     private static Map<String, Double> methodMetrics(Path file, int line, JsonNode node) {
         Map<String, Double> metrics = new LinkedHashMap<>();
         node.fieldNames().forEachRemaining(key -> {
-            if (!RunLayout.isFrameworkMetricsKey(key) && node.get(key).isValueNode()) {
+            if (!RunFields.isFrameworkMetricsKey(key) && node.get(key).isValueNode()) {
                 Double value = number(file, line, node, key);
                 if (value != null) {
                     metrics.put(key, value);
@@ -54,11 +54,11 @@ final class RunFiles {
             JsonNode node = parseObject(file, i + 1, line);
             MetricsRow row = new MetricsRow(
                     roundOf(file, i + 1, node),
-                    number(file, i + 1, node, "mean_client_loss"),
+                    number(file, i + 1, node, RunFields.MEAN_CLIENT_LOSS),
                     methodMetrics(file, i + 1, node),
-                    number(file, i + 1, node, "test_accuracy"),
-                    integer(file, i + 1, node, "bytes_up"),
-                    integer(file, i + 1, node, "bytes_down"));
+                    number(file, i + 1, node, RunFields.TEST_ACCURACY),
+                    integer(file, i + 1, node, RunFields.BYTES_UP),
+                    integer(file, i + 1, node, RunFields.BYTES_DOWN));
             byRound.put(row.round(), row);
         }
         return List.copyOf(byRound.values());
@@ -72,11 +72,11 @@ final class RunFiles {
             throw new ReportInputException(file, 0, "cannot read: " + e.getMessage(), e);
         }
         JsonNode node = parseObject(file, 0, text);
-        Long rounds = integer(file, 0, node, "rounds_completed");
-        Long seed = integer(file, 0, node, "seed");
-        return new RunResult(text(file, node, "method"), seed, rounds == null ? null : rounds.intValue(),
-                number(file, 0, node, "zero_shot_accuracy"), number(file, 0, node, "final_accuracy"),
-                text(file, node, "same_run_as"), finalTaskMetrics(file, node));
+        Long rounds = integer(file, 0, node, RunFields.ROUNDS_COMPLETED);
+        Long seed = integer(file, 0, node, RunFields.SEED);
+        return new RunResult(text(file, node, RunFields.METHOD), seed, rounds == null ? null : rounds.intValue(),
+                number(file, 0, node, RunFields.ZERO_SHOT_ACCURACY), number(file, 0, node, RunFields.FINAL_ACCURACY),
+                text(file, node, RunFields.SAME_RUN_AS), finalTaskMetrics(file, node));
     }
 
     /**
@@ -87,17 +87,19 @@ final class RunFiles {
     private static Map<String, Double> finalTaskMetrics(Path file, JsonNode node) {
         Map<String, Double> metrics = new LinkedHashMap<>();
         for (TaskMetric metric : TaskMetric.values()) {
-            Double value = metric == TaskMetric.ACCURACY ? null : number(file, 0, node, "final_" + metric.key());
+            Double value = metric == TaskMetric.ACCURACY ? null
+                    : number(file, 0, node, RunFields.FINAL_PREFIX + metric.key());
             if (value != null) {
                 metrics.put(metric.key(), value);
             }
         }
         for (java.util.Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
-            if (name.startsWith("final_") && name.endsWith("_accuracy") && !name.equals("final_accuracy")) {
+            if (name.startsWith(RunFields.FINAL_PREFIX) && name.endsWith("_accuracy")
+                    && !name.equals(RunFields.FINAL_ACCURACY)) {
                 Double value = number(file, 0, node, name);
                 if (value != null) {
-                    metrics.put(name.substring("final_".length()), value);
+                    metrics.put(name.substring(RunFields.FINAL_PREFIX.length()), value);
                 }
             }
         }
@@ -127,7 +129,7 @@ final class RunFiles {
     }
 
     private static int roundOf(Path file, int line, JsonNode node) {
-        JsonNode round = node.get("round");
+        JsonNode round = node.get(RunFields.ROUND);
         if (round == null || round.isNull()) {
             throw new ReportInputException(file, line, "no \"round\" field");
         }

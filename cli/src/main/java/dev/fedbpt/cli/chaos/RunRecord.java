@@ -2,6 +2,7 @@ package dev.fedbpt.cli.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fedbpt.config.RunFields;
 import dev.fedbpt.config.RunLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,22 +45,23 @@ public record RunRecord(boolean finished, int roundsCompleted, int roundsResampl
                     }
                     JsonNode round = JSON.readTree(line);
                     rounds++;
-                    resampled += round.path("attempts").asInt(1) - 1;
-                    faults += round.path("faults_injected").asLong();
-                    rejected += round.path("results_rejected").asLong();
-                    late += round.path("results_late").asLong();
-                    wallMs += round.path("wall_ms").asLong();
-                    hash = round.path("global_mean_sha256").asText(null);
+                    resampled += round.path(RunFields.ATTEMPTS).asInt(1) - 1;
+                    faults += round.path(RunFields.FAULTS_INJECTED).asLong();
+                    rejected += round.path(RunFields.RESULTS_REJECTED).asLong();
+                    late += round.path(RunFields.RESULTS_LATE).asLong();
+                    wallMs += round.path(RunFields.WALL_MS).asLong();
+                    hash = round.path(RunFields.GLOBAL_MEAN_SHA256).asText(null);
                 }
             }
             double meanRoundMs = rounds == 0 ? 0 : (double) wallMs / rounds;
             Path resultFile = RunLayout.result(directory);
             if (Files.isRegularFile(resultFile)) {
                 JsonNode result = JSON.readTree(Files.readString(resultFile, StandardCharsets.UTF_8));
-                return new RunRecord(true, result.path("rounds_completed").asInt(),
-                        result.path("rounds_resampled").asInt(), result.path("faults_injected").asLong(),
-                        result.path("results_rejected").asLong(), result.path("results_late").asLong(),
-                        result.path("global_mean_sha256").asText(null), null, wallSeconds, kills, meanRoundMs);
+                return new RunRecord(true, result.path(RunFields.ROUNDS_COMPLETED).asInt(),
+                        result.path(RunFields.ROUNDS_RESAMPLED).asInt(),
+                        result.path(RunFields.FAULTS_INJECTED).asLong(),
+                        result.path(RunFields.RESULTS_REJECTED).asLong(), result.path(RunFields.RESULTS_LATE).asLong(),
+                        result.path(RunFields.GLOBAL_MEAN_SHA256).asText(null), null, wallSeconds, kills, meanRoundMs);
             }
             return new RunRecord(false, rounds, resampled, faults, rejected, late, hash,
                     stopped != null ? stopped : "the run ended without a result", wallSeconds, kills, meanRoundMs);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.actors.RunOutputs;
 import dev.fedbpt.cli.sweep.SweepPlan.Cell;
+import dev.fedbpt.config.RunFields;
 import dev.fedbpt.config.RunLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,8 +24,6 @@ import java.util.stream.Stream;
  * whose twin has finished gets the twin's metrics and a result that names it, in a folder of its own.
  */
 public final class SameRun {
-    /** The key of result.json that names the cell whose run a copied cell holds. */
-    public static final String RESULT_KEY = "same_run_as";
     private static final String METRICS_FILE = RunLayout.METRICS_FILE;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -48,8 +47,8 @@ public final class SameRun {
 
     /**
      * Gives {@code cell} the run {@code twin} computed: its own config.conf, the twin's metrics, and the twin's result
-     * under the cell's name, seed and configuration hash, with {@value #RESULT_KEY} naming the cell that ran. The
-     * result is written last, so a copy that stops half-way leaves a cell that is not finished.
+     * under the cell's name, seed and configuration hash, with {@value RunFields#SAME_RUN_AS} naming the cell that
+     * ran. The result is written last, so a copy that stops half-way leaves a cell that is not finished.
      */
     public static void copy(Cell twin, Cell cell) {
         String configHash = RunFolder.claim(cell.folder(), cell.config());
@@ -59,10 +58,11 @@ public final class SameRun {
                 Files.copy(metrics, cell.folder().resolve(METRICS_FILE), StandardCopyOption.REPLACE_EXISTING);
             }
             Map<String, Object> result = new LinkedHashMap<>(readResult(twin));
-            result.put("experiment", cell.config().experiment().name());
-            result.put("seed", cell.config().experiment().seed());
-            result.put("config_hash", configHash);
-            result.putIfAbsent(RESULT_KEY, twin.name()); // a twin that is itself a copy names the cell that ran
+            result.put(RunFields.EXPERIMENT, cell.config().experiment().name());
+            result.put(RunFields.SEED, cell.config().experiment().seed());
+            result.put(RunFields.CONFIG_HASH, configHash);
+            // A twin that is itself a copy names the cell that ran.
+            result.putIfAbsent(RunFields.SAME_RUN_AS, twin.name());
             RunOutputs.writeAtomically(RunLayout.result(cell.folder()),
                     JSON.writeValueAsString(result) + "\n");
         } catch (IOException e) {

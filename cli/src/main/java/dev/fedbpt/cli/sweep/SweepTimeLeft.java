@@ -7,6 +7,7 @@ import dev.fedbpt.actors.TimeLeft;
 import dev.fedbpt.cli.sweep.SweepPlan.Cell;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.RunFields;
 import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.MethodTraits;
@@ -233,11 +234,11 @@ public final class SweepTimeLeft {
         try {
             for (String line : Files.readAllLines(metrics)) {
                 JsonNode round = line.isBlank() ? null : JSON.readTree(line);
-                if (round != null && round.path("wall_ms").isNumber()) {
-                    measured.roundMillis.add(round.get("wall_ms").asLong());
+                if (round != null && round.path(RunFields.WALL_MS).isNumber()) {
+                    measured.roundMillis.add(round.get(RunFields.WALL_MS).asLong());
                 }
-                if (round != null && round.path("eval_ms").isNumber()) {
-                    measured.evaluationMillis.add(round.get("eval_ms").asLong());
+                if (round != null && round.path(RunFields.EVAL_MS).isNumber()) {
+                    measured.evaluationMillis.add(round.get(RunFields.EVAL_MS).asLong());
                 }
             }
         } catch (IOException e) {
