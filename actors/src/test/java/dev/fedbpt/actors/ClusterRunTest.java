@@ -33,8 +33,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * inference member is gone too long the run stops with a reason that names it. Faults injected on a member without
  * the server role count in the server's metrics as they would in one JVM.
  *
- * <p>The timeout guards against a hang, not speed: the PyTorch run takes about a minute alone on 2 cores and ran out
- * of 180 s beside a sweep that held both.
+ * <p>The timeout guards against a hang, not speed: the PyTorch run took 28 s on a free 2-core machine and ran out of
+ * 180 s beside a sweep that held both cores.
  */
 @Timeout(600)
 class ClusterRunTest {
