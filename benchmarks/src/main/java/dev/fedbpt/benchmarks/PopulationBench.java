@@ -22,6 +22,7 @@ import dev.fedbpt.actors.cluster.RoundStates;
 import dev.fedbpt.actors.cluster.WireTraffic;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.config.RunFields;
 import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.Vocabulary;
@@ -175,12 +176,12 @@ public final class PopulationBench {
                 ObjectMapper json = new ObjectMapper();
                 for (String line : Files.readAllLines(metrics)) {
                     JsonNode round = json.readTree(line);
-                    int number = round.get("round").asInt();
+                    int number = round.get(RunFields.ROUND).asInt();
                     if (number >= firstRound && number <= lastRound) {
-                        down += round.get("bytes_down").asLong();
-                        up += round.get("bytes_up").asLong();
-                        sampled += round.get("sampled").asLong();
-                        reported += round.get("reported").asLong();
+                        down += round.get(RunFields.BYTES_DOWN).asLong();
+                        up += round.get(RunFields.BYTES_UP).asLong();
+                        sampled += round.get(RunFields.SAMPLED).asLong();
+                        reported += round.get(RunFields.REPORTED).asLong();
                     }
                 }
             } catch (IOException e) {
