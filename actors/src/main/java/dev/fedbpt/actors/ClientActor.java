@@ -171,8 +171,8 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
         job.remaining = prompts;
         for (int p = 0; p < prompts; p++) {
             long id = nextRequestId++;
-            InferencePool.Score score = new InferencePool.Score(id, request.prompts().get(p), request.rows(),
-                    poolReplies);
+            InferencePool.Score score = new InferencePool.Score(id, request.prompts().get(p), request.rows(), null,
+                    false, request.labelRows(), poolReplies);
             outstanding.put(id, score);
             promptOf.put(id, p);
             setup.pool().tell(score);

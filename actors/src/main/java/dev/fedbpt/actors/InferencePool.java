@@ -37,21 +37,33 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
      * Score {@code rows}, each with {@code prompt} (null: no prompt). With {@code labels} (one per row; null for
      * scores), a white-box local step instead: the reply is the loss of {@code prompt}, a {@link Prompt.Deep}, and its
      * gradient ({@link GradientComputed}). With {@code layerKernels}, the model's per-layer similarities between the
-     * rows ({@link KernelsComputed}; no prompt).
+     * rows ({@link KernelsComputed}; no prompt). {@code labelRows} (null: the rows themselves) says where each row's
+     * label is read ({@link ClientProcedure.ScorePrompts#labelRows()}).
      */
     public record Score(long requestId, Prompt prompt, List<int[]> rows, int[] labels, boolean layerKernels,
-                        ActorRef<Reply> replyTo) implements Command, PoolLink.Command, WireMessage {
+                        List<int[]> labelRows, ActorRef<Reply> replyTo)
+            implements Command, PoolLink.Command, WireMessage {
         public Score(long requestId, Prompt prompt, List<int[]> rows, ActorRef<Reply> replyTo) {
-            this(requestId, prompt, rows, null, false, replyTo);
+            this(requestId, prompt, rows, null, false, null, replyTo);
         }
 
         public Score(long requestId, Prompt prompt, List<int[]> rows, int[] labels, ActorRef<Reply> replyTo) {
-            this(requestId, prompt, rows, labels, false, replyTo);
+            this(requestId, prompt, rows, labels, false, null, replyTo);
+        }
+
+        public Score(long requestId, Prompt prompt, List<int[]> rows, int[] labels, boolean layerKernels,
+                     ActorRef<Reply> replyTo) {
+            this(requestId, prompt, rows, labels, layerKernels, null, replyTo);
         }
 
         /** The same request under another id and reply address (a link forwarding it). */
         public Score readdressed(long id, ActorRef<Reply> to) {
-            return new Score(id, prompt, rows, labels, layerKernels, to);
+            return new Score(id, prompt, rows, labels, layerKernels, labelRows, to);
+        }
+
+        /** The row whose label position row {@code i} is read at. */
+        int[] labelRow(int i) {
+            return labelRows == null ? rows.get(i) : labelRows.get(i);
         }
 
         /** Answered whole by one worker's white-box scorer, not row by row in shared batches. */
@@ -360,7 +372,8 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
         List<ScoreRow> scoreRows = new ArrayList<>(rows.size());
         boolean retry = false;
         for (PendingRow row : rows) {
-            scoreRows.add(modelInput(row.request.score.prompt(), row.request.score.rows().get(row.index)));
+            Score score = row.request.score;
+            scoreRows.add(modelInput(score.prompt(), score.rows().get(row.index), score.labelRow(row.index)));
             retry |= row.failures > 0;
         }
         workers.get(worker).tell(new InferenceWorker.RunBatch(batch.id(), scoreRows, retry));
@@ -379,15 +392,22 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
      * one.
      */
     static ScoreRow modelInput(Prompt prompt, int[] row) {
+        return modelInput(prompt, row, row);
+    }
+
+    /** As {@link #modelInput(Prompt, int[])}, the row's label read where {@code labelRow} has it. */
+    static ScoreRow modelInput(Prompt prompt, int[] row, int[] labelRow) {
+        int[] labelledBy = labelRow == row ? null : labelRow;
         if (prompt == null) {
-            return new ScoreRow(null, row);
+            return new ScoreRow(null, row, null, labelledBy);
         }
         if (prompt instanceof Prompt.Continuous continuous) {
-            return new ScoreRow(continuous.z(), row);
+            return new ScoreRow(continuous.z(), row, null, labelledBy);
         }
         if (prompt instanceof Prompt.Embeddings embeddings) {
-            return ScoreRow.withEmbeddings(embeddings.flattened(), row);
+            return new ScoreRow(null, row, embeddings.flattened(), labelledBy);
         }
-        return new ScoreRow(null, ((Prompt.Tokens) prompt).insertInto(row));
+        Prompt.Tokens tokens = (Prompt.Tokens) prompt;
+        return new ScoreRow(null, tokens.insertInto(row), null, labelledBy == null ? null : tokens.insertInto(labelledBy));
     }
 }

@@ -27,7 +27,8 @@ final class ModelCheckCommand implements Callable<Integer> {
     Path model;
 
     @Option(names = "--bundled", paramLabel = "NAME",
-            description = "A bundled model instead of the default one: all-minilm-l6-v2 or bge-small-en-v1.5.")
+            description = "A bundled model instead of the default one: all-minilm-l6-v2, "
+                    + "bge-small-en-v1.5, bert-base-uncased or bert-base-cased.")
     String bundled;
 
     @Option(names = "--tokenizer", paramLabel = "FILE.json", description = "The export's tokenizer.json (required with --model).")
@@ -121,6 +122,21 @@ final class ModelCheckCommand implements Callable<Integer> {
         }).toList();
         out.put("throughput", throughput);
         out.put("module_vs_bare_ratio", round(result.ratio()));
+        ModelCheckResult.MaskedLmHeads heads = result.maskedLm();
+        if (heads != null) {
+            Map<String, Object> h = new LinkedHashMap<>();
+            h.put("cut_max_abs_diff", heads.cutMaxAbsDiff());
+            h.put("cut_peak_rss_bytes", heads.cutPeakRssBytes());
+            h.put("full_peak_rss_bytes", heads.fullPeakRssBytes());
+            h.put("full_throughput", heads.full().stream().map(t -> {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("batch", t.batchSize());
+                row.put("rows_per_s", round(t.moduleRowsPerSec()));
+                row.put("bare_rows_per_s", round(t.bareRowsPerSec()));
+                return row;
+            }).toList());
+            out.put("masked_lm_head", h);
+        }
         return out;
     }
 
@@ -187,6 +203,22 @@ final class ModelCheckCommand implements Callable<Integer> {
                     t.moduleRowsPerSec(), t.bareRowsPerSec(), t.ratio()));
         }
         text.append(String.format(Locale.ROOT, "module vs bare ratio (batch 32): %.3f", result.ratio()));
+        ModelCheckResult.MaskedLmHeads heads = result.maskedLm();
+        if (heads != null) {
+            text.append(String.format(Locale.ROOT, "%nmasked-LM head   cut to the label words at [MASK] (above) against "
+                    + "full vocabulary logits; cut scores differ by %.3g%n", heads.cutMaxAbsDiff()));
+            text.append(String.format(Locale.ROOT, "  %5s  %12s  %12s  %8s%n", "batch", "cut rows/s", "full rows/s",
+                    "cut/full"));
+            for (int i = 0; i < heads.full().size(); i++) {
+                ModelCheckResult.Throughput cut = result.throughput().get(i);
+                ModelCheckResult.Throughput full = heads.full().get(i);
+                text.append(String.format(Locale.ROOT, "  %5d  %12.1f  %12.1f  %8.3f%n", cut.batchSize(),
+                        cut.moduleRowsPerSec(), full.moduleRowsPerSec(),
+                        cut.moduleRowsPerSec() / full.moduleRowsPerSec()));
+            }
+            text.append(String.format(Locale.ROOT, "peak RSS         %.0f MB after the cut head's runs, %.0f MB after "
+                    + "the full head's", heads.cutPeakRssBytes() / 1e6, heads.fullPeakRssBytes() / 1e6));
+        }
         return text.toString();
     }
 }

@@ -46,6 +46,7 @@ final class Runs {
                 format(result.get(RunFields.ZERO_SHOT_ACCURACY)), format(result.get(RunFields.FINAL_ACCURACY)),
                 result.get(RunFields.METHOD),
                 result.get(RunFields.ROUNDS_COMPLETED), (System.nanoTime() - start) / 1e9);
+        System.out.println(verdict(result.get(RunFields.ZERO_SHOT_ACCURACY), result.get(RunFields.FINAL_ACCURACY)));
         for (TaskMetric metric : config.task().metrics()) {
             if (metric != TaskMetric.ACCURACY) { // the task's other metrics, as the paper reports them
                 System.out.printf(Locale.ROOT, "zero-shot %s %s   tuned %s %s%n", metric.key(),
@@ -56,6 +57,19 @@ final class Runs {
         System.out.println("global mean sha256 " + result.get(RunFields.GLOBAL_MEAN_SHA256));
         System.out.println("metrics: " + outcome.outputs().metricsFile() + "   result: " + outcome.outputs().resultFile());
         return Main.OK;
+    }
+
+    /** One plain sentence on whether tuning helped, so that nobody has to compare the two numbers by eye. */
+    static String verdict(Object zeroShot, Object tuned) {
+        if (!(zeroShot instanceof Double z) || !(tuned instanceof Double t)) {
+            return "tuning: no comparison (the method has no zero-shot or no final accuracy)";
+        }
+        double points = (t - z) * 100;
+        if (Math.abs(points) < 1e-9) return "tuning left the accuracy where the untuned prompt had it";
+        return String.format(Locale.ROOT, points > 0
+                ? "tuning raised the accuracy by %.2f points over the untuned prompt"
+                : "tuning LOWERED the accuracy by %.2f points: the tuned prompt scores worse than the untuned one",
+                Math.abs(points));
     }
 
     private static String format(Object accuracy) {

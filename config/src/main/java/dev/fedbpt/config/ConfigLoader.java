@@ -89,9 +89,18 @@ public final class ConfigLoader {
         return read(applyRules(merged.resolve()));
     }
 
-    /** {@code config} with every value the methods' rules resolve (keys that follow a profile) written in. */
+    /**
+     * {@code config} with every value the methods' rules resolve (keys that follow a profile) written in, and
+     * {@code model.head = default} as the model's own head: masked-lm for a bundled masked LM, similarity otherwise.
+     */
     private static Config applyRules(Config config) {
         Config resolved = config;
+        if ("default".equals(valuesOf(config).apply("model.head"))) {
+            boolean maskedLm = "".equals(valuesOf(config).apply("model.onnx"))
+                    && ExperimentConfig.MASKED_LM_MODELS.contains(valuesOf(config).apply("model.bundled"));
+            resolved = resolved.withValue("model.head", ConfigValueFactory.fromAnyRef(maskedLm ? "masked-lm"
+                    : "similarity"));
+        }
         for (SettingsRules rules : Methods.settingsRules()) {
             try {
                 for (Map.Entry<String, String> value : rules.resolve(valuesOf(config)).entrySet()) {
@@ -310,6 +319,12 @@ public final class ConfigLoader {
         if (model.cudaDevice().isPresent() && model.backend() != ExperimentConfig.Backend.ONNX) {
             throw new ConfigError(ROOT + ".model.device", "only the onnx backend runs on CUDA (the pytorch backend "
                     + "and the synthetic model compute on the CPU), got model.backend = " + valueName(model.backend()));
+        }
+        if (model.onnx().isEmpty() && ExperimentConfig.MASKED_LM_MODELS.contains(model.bundled())
+                && model.head() != ExperimentConfig.Head.MASKED_LM) {
+            throw new ConfigError(ROOT + ".model.head", model.bundled() + " is a masked language model, read at [MASK] "
+                    + "through the task's label words: it takes model.head = \"masked-lm\" (or \"default\"), got "
+                    + valueName(model.head()));
         }
         if (model.backend() == ExperimentConfig.Backend.PYTORCH && model.head() != ExperimentConfig.Head.SIMILARITY) {
             throw new ConfigError(ROOT + ".model.head", "the pytorch backend rebuilds encoder-only exports: it "

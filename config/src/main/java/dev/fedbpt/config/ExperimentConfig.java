@@ -152,8 +152,12 @@ public record ExperimentConfig(
     /** How the prompt enters the model. */
     public enum PromptInjection { PREPEND, ADD_AFTER_LAYERNORM }
 
-    /** The encoders shipped with fedbpt, by the name {@code model.bundled} takes. */
-    public static final List<String> BUNDLED_MODELS = List.of("all-minilm-l6-v2", "bge-small-en-v1.5");
+    /** The models shipped with fedbpt, by the name {@code model.bundled} takes. */
+    public static final List<String> BUNDLED_MODELS = List.of("all-minilm-l6-v2", "bge-small-en-v1.5",
+            "bert-base-uncased", "bert-base-cased");
+
+    /** The bundled models that are masked LMs (vocabulary logits): {@code model.head = default} reads them at [MASK]. */
+    public static final List<String> MASKED_LM_MODELS = List.of("bert-base-uncased", "bert-base-cased");
 
     public enum Head { SIMILARITY, MASKED_LM }
 

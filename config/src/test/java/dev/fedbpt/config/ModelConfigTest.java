@@ -39,6 +39,28 @@ class ModelConfigTest {
     }
 
     @Test
+    void theDefaultHeadIsTheModelsOwnAndIsStoredResolved() {
+        ExperimentConfig encoder = ConfigLoader.loadDefaults();
+        assertEquals(ExperimentConfig.Head.SIMILARITY, encoder.model().head());
+        ExperimentConfig bert = ConfigLoader.load(null, List.of("model.bundled=bert-base-uncased"));
+        assertEquals(ExperimentConfig.Head.MASKED_LM, bert.model().head());
+        assertTrue(bert.resolvedHocon().contains("masked-lm"), "config.conf stores the head itself");
+        assertEquals(ExperimentConfig.Head.MASKED_LM,
+                ConfigLoader.load(null, List.of("model.bundled=bert-base-cased")).model().head());
+        // a model file keeps the similarity head unless told otherwise
+        assertEquals(ExperimentConfig.Head.SIMILARITY, ConfigLoader.load(null,
+                List.of("model.onnx=m.onnx", "model.tokenizer=t.json")).model().head());
+    }
+
+    @Test
+    void aMaskedLmWithTheSimilarityHeadIsRefusedSayingWhy() {
+        ConfigError error = assertThrows(ConfigError.class, () -> ConfigLoader.load(null,
+                List.of("model.bundled=bert-base-uncased", "model.head=similarity")));
+        assertEquals("fedbpt.model.head", error.key());
+        assertTrue(error.getMessage().contains("masked language model"), error.getMessage());
+    }
+
+    @Test
     void anUnknownPoolingIsRefusedNamingTheKeyAndTheChoices() {
         ConfigError error = assertThrows(ConfigError.class,
                 () -> ConfigLoader.load(null, List.of("model.pooling=max")));

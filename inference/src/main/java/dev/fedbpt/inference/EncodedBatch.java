@@ -9,10 +9,26 @@ import java.nio.LongBuffer;
  * position 0, then {@code promptLengths[r]} prompt vectors, then the rest of its tokens; {@code lengths[r]} positions
  * in total, padding after. With {@link PromptSpec.Injection#ADD_AFTER_LAYERNORM} the prompt positions hold the
  * placeholder tokens' embeddings and {@code promptAdd} [batch, seq, hidden] holds A·z there and zeros elsewhere; it is
- * null with {@code PREPEND}.
+ * null with {@code PREPEND}. {@code labelRows} is null, or per row null or the row whose [MASK] gives the row's
+ * label position ({@link ScoreRow#labelRow()}).
  */
 record EncodedBatch(int batch, int seq, int hidden, FloatBuffer embeds, LongBuffer mask,
-                    int[] lengths, int[] promptLengths, int[][] tokenIds, FloatBuffer promptAdd) {
+                    int[] lengths, int[] promptLengths, int[][] tokenIds, FloatBuffer promptAdd, int[][] labelRows) {
+
+    EncodedBatch(int batch, int seq, int hidden, FloatBuffer embeds, LongBuffer mask,
+                 int[] lengths, int[] promptLengths, int[][] tokenIds, FloatBuffer promptAdd) {
+        this(batch, seq, hidden, embeds, mask, lengths, promptLengths, tokenIds, promptAdd, null);
+    }
+
+    /** This batch with its rows' labels read where {@code rows} (per row null: the row itself) have [MASK]. */
+    EncodedBatch withLabelRows(int[][] rows) {
+        return new EncodedBatch(batch, seq, hidden, embeds, mask, lengths, promptLengths, tokenIds, promptAdd, rows);
+    }
+
+    /** The row whose [MASK] is row r's label position. */
+    int[] labelRow(int r) {
+        return labelRows != null && labelRows[r] != null ? labelRows[r] : tokenIds[r];
+    }
 
     /** A batch without {@code prompt_add} ({@link PromptSpec.Injection#PREPEND}). */
     EncodedBatch(int batch, int seq, int hidden, FloatBuffer embeds, LongBuffer mask,

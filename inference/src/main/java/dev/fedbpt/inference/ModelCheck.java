@@ -59,16 +59,54 @@ public final class ModelCheck {
             model = PromptModel.load(source, spec, new HeadSpec.MaskedLm(List.of("bad", "great")), settings.options());
             masked = true;
         }
+        List<ModelCheckResult.Throughput> out;
+        ModelCheckResult result;
         try (PromptModel m = model) {
             warmUpJit(m, settings);
-            List<ModelCheckResult.Throughput> out = new ArrayList<>();
-            for (int b : settings.batchSizes()) out.add(measure(m, settings, b, masked));
+            out = measureAll(m, settings, masked);
             double ratio = out.stream().filter(t -> t.batchSize() == 32).findFirst()
                     .orElse(out.get(out.size() - 1)).ratio();
-            return new ModelCheckResult(source.describe(), m.hiddenSize(), m.vocabularySize(), m.layerCount(),
+            result = new ModelCheckResult(source.describe(), m.hiddenSize(), m.vocabularySize(), m.layerCount(),
                     m.rewriteMaxAbsDiff(), settings.rowTokens(), settings.promptLength(), settings.dimension(), out,
-                    ratio);
+                    ratio, null);
+            if (!m.maskedLmGathered()) return result;
         }
+        // the same rows through the full vocabulary logits, after the cut head (peak memory only grows)
+        long cutPeak = peakRssBytes();
+        double cutDiff;
+        List<ModelCheckResult.Throughput> full;
+        try (PromptModel m = PromptModel.load(source, spec, new HeadSpec.MaskedLm(List.of("bad", "great")),
+                settings.options().withMaskedLmGather(false))) {
+            warmUpJit(m, settings);
+            full = measureAll(m, settings, true);
+        }
+        try (PromptModel m = PromptModel.load(source, spec, new HeadSpec.MaskedLm(List.of("bad", "great")),
+                settings.options())) {
+            cutDiff = m.headMaxAbsDiff();
+        }
+        return new ModelCheckResult(result.model(), result.hiddenSize(), result.vocabularySize(), result.layerCount(),
+                result.rewriteMaxAbsDiff(), result.rowTokens(), result.promptLength(), result.dimension(), out,
+                result.ratio(), new ModelCheckResult.MaskedLmHeads(cutDiff, cutPeak, full, peakRssBytes()));
+    }
+
+    private static List<ModelCheckResult.Throughput> measureAll(PromptModel m, Settings settings, boolean masked) {
+        List<ModelCheckResult.Throughput> out = new ArrayList<>();
+        for (int b : settings.batchSizes()) out.add(measure(m, settings, b, masked));
+        return out;
+    }
+
+    /** VmHWM of /proc/self/status (Linux), or -1 where it cannot be read. */
+    static long peakRssBytes() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
     }
 
     private static ModelCheckResult.Throughput measure(PromptModel m, Settings s, int batchSize, boolean masked) {
@@ -109,6 +147,11 @@ public final class ModelCheck {
                             RewrittenGraph.INPUTS_EMBEDS),
                     OnnxSession.wrap(manager, mask, new Shape(eb.batch(), eb.seq()), DataType.INT64,
                             RewrittenGraph.ATTENTION_MASK));
+            long[] maskPositions = m.maskPositions(eb);
+            if (maskPositions != null) {
+                bareInputs.add(OnnxSession.wrap(manager, LongBuffer.wrap(maskPositions), new Shape(eb.batch()),
+                        DataType.INT64, MaskedLmGather.MASK_POSITIONS));
+            }
             for (int i = 0; i < s.warmup() + s.repetitions(); i++) {
                 List<ScoreRow> calls = batch(rows, z(g, s.dimension()));
                 long module;

@@ -15,10 +15,22 @@ import java.util.List;
  * @param dimension         d used in the benchmark
  * @param throughput        one entry per batch size
  * @param ratio             module / bare rows per second at batch 32 (or the largest batch measured if 32 was not)
+ * @param maskedLm          for a masked LM, the head cut to the label words at [MASK] (what runs use, measured in
+ *                          {@code throughput}) against the full vocabulary logits; null for an encoder
  */
 public record ModelCheckResult(String model, int hiddenSize, int vocabularySize, Integer layerCount,
                                double rewriteMaxAbsDiff, int rowTokens, int promptLength, int dimension,
-                               List<Throughput> throughput, double ratio) {
+                               List<Throughput> throughput, double ratio, MaskedLmHeads maskedLm) {
+
+    /**
+     * @param cutMaxAbsDiff    max abs difference of the cut head's class scores from the full head's (probe rows)
+     * @param cutPeakRssBytes  the process's peak resident memory after the cut head's runs (measured first)
+     * @param full             the full head's throughput, per batch size
+     * @param fullPeakRssBytes the process's peak resident memory after the full head's runs as well
+     */
+    public record MaskedLmHeads(double cutMaxAbsDiff, long cutPeakRssBytes, List<Throughput> full,
+                                long fullPeakRssBytes) {
+    }
 
     /**
      * @param batchSize        rows per forward

@@ -12,9 +12,11 @@ import java.util.OptionalInt;
  *                         here, because spinning workers compete with the Java-side work between forwards
  * @param cudaDevice       the CUDA device ONNX Runtime runs the graph on (its CUDA execution provider, which the
  *                         gpu build profile brings); empty: the CPU
+ * @param maskedLmGather   whether a masked-LM head computes only what it reads, the label words' logits at [MASK]
+ *                         ({@link MaskedLmGather}; the same scores), rather than logits for every token and word
  */
 public record ModelOptions(int intraOpThreads, double rewriteTolerance, boolean threadSpinning,
-                           OptionalInt cudaDevice) {
+                           OptionalInt cudaDevice, boolean maskedLmGather) {
     public static final double DEFAULT_REWRITE_TOLERANCE = 1e-5;
 
     public ModelOptions {
@@ -24,18 +26,22 @@ public record ModelOptions(int intraOpThreads, double rewriteTolerance, boolean 
     }
 
     public static ModelOptions defaults() {
-        return new ModelOptions(0, DEFAULT_REWRITE_TOLERANCE, false, OptionalInt.empty());
+        return new ModelOptions(0, DEFAULT_REWRITE_TOLERANCE, false, OptionalInt.empty(), true);
     }
 
     public ModelOptions withIntraOpThreads(int threads) {
-        return new ModelOptions(threads, rewriteTolerance, threadSpinning, cudaDevice);
+        return new ModelOptions(threads, rewriteTolerance, threadSpinning, cudaDevice, maskedLmGather);
     }
 
     public ModelOptions withThreadSpinning(boolean spinning) {
-        return new ModelOptions(intraOpThreads, rewriteTolerance, spinning, cudaDevice);
+        return new ModelOptions(intraOpThreads, rewriteTolerance, spinning, cudaDevice, maskedLmGather);
     }
 
     public ModelOptions withCudaDevice(OptionalInt device) {
-        return new ModelOptions(intraOpThreads, rewriteTolerance, threadSpinning, device);
+        return new ModelOptions(intraOpThreads, rewriteTolerance, threadSpinning, device, maskedLmGather);
+    }
+
+    public ModelOptions withMaskedLmGather(boolean gather) {
+        return new ModelOptions(intraOpThreads, rewriteTolerance, threadSpinning, cudaDevice, gather);
     }
 }

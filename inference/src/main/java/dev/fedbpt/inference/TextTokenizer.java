@@ -30,11 +30,15 @@ final class TextTokenizer implements AutoCloseable {
     static TextTokenizer load(ModelSource source) throws ModelLoadException {
         DjlEnvironment.prepare();
         boolean bundled = source.tokenizerFile() == null;
-        String name = bundled ? "classpath:" + source.bundledModel().tokenizerResource()
+        boolean converted = bundled && source.bundledModel().converted() != null;
+        String name = converted ? "the tokenizer of " + source.describe()
+                : bundled ? "classpath:" + source.bundledModel().tokenizerResource()
                 : source.tokenizerFile().toString();
         byte[] json;
         try {
-            if (bundled) {
+            if (converted) {
+                json = OnnxModelReader.convertedFile(source.bundledModel(), true);
+            } else if (bundled) {
                 try (InputStream in = OnnxModelReader.resource(source.bundledModel(),
                         source.bundledModel().tokenizerResource())) {
                     json = in.readAllBytes();

@@ -224,11 +224,15 @@ public final class ClientSearch implements ClientProcedure {
             prompts.add(new Prompt.Continuous(z));
         }
         List<int[]> rows = data.tokenIds();
-        if (perturbed != null) {
-            rows = new ArrayList<>(rows);
-            rows.addAll(perturbed);
+        if (perturbed == null) {
+            return new ScorePrompts(iteration, prompts, rows);
         }
-        return new ScorePrompts(iteration, prompts, rows);
+        rows = new ArrayList<>(rows);
+        rows.addAll(perturbed);
+        // the perturbed copies are read at their clean rows' label positions (the per-round mask may replace [MASK])
+        List<int[]> labelRows = new ArrayList<>(data.tokenIds());
+        labelRows.addAll(data.tokenIds());
+        return new ScorePrompts(iteration, prompts, rows, labelRows);
     }
 
     private void checkShape(float[][][] scores, int count, int rows) {

@@ -78,11 +78,33 @@ public interface ClientProcedure {
     /**
      * Score every prompt on every row. {@code step} counts the requests of this round from 0 (a fault injected
      * "at step k" strikes the k-th request).
+     *
+     * @param labelRows null, or for each row the row whose label position (a masked LM's [MASK]) it is read at: a
+     *                  perturbed copy, whose [MASK] may have been replaced, is read where its clean row has it, as
+     *                  FedBPT's reference code reads it (data_process.py's perturb_dataset keeps mask_pos); each of
+     *                  the length of its row
      */
-    record ScorePrompts(int step, List<Prompt> prompts, List<int[]> rows) implements Step {
+    record ScorePrompts(int step, List<Prompt> prompts, List<int[]> rows, List<int[]> labelRows) implements Step {
         public ScorePrompts {
             prompts = List.copyOf(prompts);
             rows = List.copyOf(rows);
+            if (labelRows != null) {
+                labelRows = List.copyOf(labelRows);
+                if (labelRows.size() != rows.size()) {
+                    throw new IllegalArgumentException(rows.size() + " rows but " + labelRows.size() + " label rows");
+                }
+                for (int i = 0; i < rows.size(); i++) {
+                    if (labelRows.get(i).length != rows.get(i).length) {
+                        throw new IllegalArgumentException("row " + i + " has " + rows.get(i).length
+                                + " tokens, its label row " + labelRows.get(i).length);
+                    }
+                }
+            }
+        }
+
+        /** Rows read where they are themselves labelled. */
+        public ScorePrompts(int step, List<Prompt> prompts, List<int[]> rows) {
+            this(step, prompts, rows, null);
         }
     }
 

@@ -68,6 +68,9 @@ class ReferenceCodeClientTest {
             assertEquals(6, e.rows().size(), "step " + e.step() + " has the round's perturbed rows");
             for (int r = 3; r < 6; r++) {
                 assertSame(steps.get(0).rows().get(r), e.rows().get(r), "the same mask all round");
+                // a perturbed copy is read where its clean row is (the mask may have replaced [MASK] itself)
+                assertSame(DATA.tokenIds().get(r - 3), e.labelRows().get(r), "label row of perturbed row " + r);
+                assertSame(DATA.tokenIds().get(r - 3), e.labelRows().get(r - 3), "label row of clean row " + r);
             }
         }
         LocalResult r = results.get(0);
