@@ -369,9 +369,12 @@ final class GraphRewriter {
         return AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.INTS).addInts(v).build();
     }
 
-    private static TensorProto longTensor(String name, long v) {
-        return TensorProto.newBuilder().setName(name).setDataType(TensorProto.DataType.INT64_VALUE).addDims(1)
-                .addInt64Data(v).build();
+    /** An int64 vector initializer holding {@code values}. */
+    static TensorProto longTensor(String name, long... values) {
+        TensorProto.Builder b = TensorProto.newBuilder().setName(name).setDataType(TensorProto.DataType.INT64_VALUE)
+                .addDims(values.length);
+        for (long v : values) b.addInt64Data(v);
+        return b.build();
     }
 
     static TensorProto floatTensor(String name, long[] dims, float[] values) {

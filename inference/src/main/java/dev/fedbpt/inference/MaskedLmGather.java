@@ -82,8 +82,8 @@ final class MaskedLmGather {
         String logits = "fedbpt/head/label_logits";
         GraphProto.Builder b = g.toBuilder().clearNode();
         List<TensorProto> added = new ArrayList<>();
-        added.add(longTensor("fedbpt/head/flat_shape", new long[] {-1, hidden}));
-        added.add(floatTensor("fedbpt/head/label_decoder", new long[] {hidden, labelIds.length},
+        added.add(GraphRewriter.longTensor("fedbpt/head/flat_shape", -1, hidden));
+        added.add(GraphRewriter.floatTensor("fedbpt/head/label_decoder", new long[] {hidden, labelIds.length},
                 transpose(columns, labelIds.length, hidden)));
         float[] biasValues;
         try {
@@ -93,7 +93,7 @@ final class MaskedLmGather {
         }
         float[] labelBias = new float[labelIds.length];
         for (int c = 0; c < labelIds.length; c++) labelBias[c] = biasValues[labelIds[c]];
-        added.add(floatTensor("fedbpt/head/label_bias", new long[] {labelIds.length}, labelBias));
+        added.add(GraphRewriter.floatTensor("fedbpt/head/label_bias", new long[] {labelIds.length}, labelBias));
 
         NodeProto cutProducer = producer.get(cutAt);
         if (cutProducer == null) addGather(b, cutAt, flat, gathered, atMask); // a graph input
@@ -237,17 +237,6 @@ final class MaskedLmGather {
         float[] out = new float[rows.length];
         for (int i = 0; i < r; i++) for (int j = 0; j < c; j++) out[j * r + i] = rows[i * c + j];
         return out;
-    }
-
-    private static TensorProto floatTensor(String name, long[] dims, float[] values) {
-        return GraphRewriter.floatTensor(name, dims, values);
-    }
-
-    private static TensorProto longTensor(String name, long[] values) {
-        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(values.length * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        buf.asLongBuffer().put(values);
-        return TensorProto.newBuilder().setName(name).setDataType(TensorProto.DataType.INT64_VALUE)
-                .addDims(values.length).setRawData(com.google.protobuf.ByteString.copyFrom(buf.array())).build();
     }
 
     private static ModelProto refuse(String[] why, String reason) {

@@ -61,6 +61,7 @@ public final class ModelCheck {
         }
         List<ModelCheckResult.Throughput> out;
         ModelCheckResult result;
+        double cutDiff;
         try (PromptModel m = model) {
             warmUpJit(m, settings);
             out = measureAll(m, settings, masked);
@@ -70,19 +71,15 @@ public final class ModelCheck {
                     m.rewriteMaxAbsDiff(), settings.rowTokens(), settings.promptLength(), settings.dimension(), out,
                     ratio, null);
             if (!m.maskedLmGathered()) return result;
+            cutDiff = m.headMaxAbsDiff();
         }
         // the same rows through the full vocabulary logits, after the cut head (peak memory only grows)
         long cutPeak = peakRssBytes();
-        double cutDiff;
         List<ModelCheckResult.Throughput> full;
         try (PromptModel m = PromptModel.load(source, spec, new HeadSpec.MaskedLm(List.of("bad", "great")),
                 settings.options().withMaskedLmGather(false))) {
             warmUpJit(m, settings);
             full = measureAll(m, settings, true);
-        }
-        try (PromptModel m = PromptModel.load(source, spec, new HeadSpec.MaskedLm(List.of("bad", "great")),
-                settings.options())) {
-            cutDiff = m.headMaxAbsDiff();
         }
         return new ModelCheckResult(result.model(), result.hiddenSize(), result.vocabularySize(), result.layerCount(),
                 result.rewriteMaxAbsDiff(), result.rowTokens(), result.promptLength(), result.dimension(), out,
