@@ -13,6 +13,7 @@ import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.Participation;
 import dev.fedbpt.inference.ScoringModel;
+import dev.fedbpt.persistence.JournalCheckpoint;
 import dev.fedbpt.persistence.JournalSchema;
 import dev.fedbpt.persistence.JournalSettings;
 import java.io.IOException;
@@ -51,6 +52,11 @@ public final class ExperimentRunner {
         FederatedMethod method = ConfiguredMethod.of(config, binding); // a bad setting is refused before the folder
         ExperimentData.checkFiles(config); // and so is a missing dataset file
         models.check(config); // and a device this machine lacks
+        if (!RunFolder.holdsAnotherExperiment(runDirectory, config)
+                && JournalCheckpoint.restoreIfNoJournal(runDirectory)) { // before claim, which keeps config.conf
+            progress.accept("journal rebuilt from " + JournalCheckpoint.file(runDirectory).getFileName()
+                    + " (this folder's portable checkpoint)");
+        }
         String experimentHash = RunFolder.claim(runDirectory, config);
         JournalSchema.open(runDirectory, experimentHash);
         List<String> executionChanges = RunFolder.executionChanges(runDirectory, config);

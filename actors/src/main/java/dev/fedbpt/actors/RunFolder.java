@@ -4,6 +4,7 @@ import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunLayout;
+import dev.fedbpt.persistence.JournalCheckpoint;
 import dev.fedbpt.persistence.JournalSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,8 +19,8 @@ import java.util.List;
  * a configuration that differs only in execution settings ({@link ExperimentConfig#EXECUTION_KEYS}: batching,
  * threads, snapshots), but one that differs in any other setting is refused, so a run folder never silently changes
  * experiment. The stored file stays as it is once the folder holds a journal or a result, whose hash it is; a folder that
- * holds neither (a run that never started, or a checkout without the git-ignored journal) stores the configuration of
- * the run that now computes there.
+ * holds neither (a run that never started, or a checkout without the git-ignored journal and without its
+ * checkpoint) stores the configuration of the run that now computes there.
  */
 public final class RunFolder {
     public static final String CONFIG_FILE = RunLayout.CONFIG_FILE;
@@ -75,9 +76,10 @@ public final class RunFolder {
         return Files.isRegularFile(RunLayout.result(directory));
     }
 
-    /** Whether a run has started in {@code directory}: its journal is there. */
+    /** Whether a run has started in {@code directory}: its journal, or a checkpoint of it, is there. */
     public static boolean holdsJournal(Path directory) {
-        return Files.isRegularFile(JournalSettings.databaseFile(directory));
+        return Files.isRegularFile(JournalSettings.databaseFile(directory))
+                || Files.isRegularFile(JournalCheckpoint.file(directory));
     }
 
     /** Whether no journal and no result name the stored file's hash yet. */

@@ -1,9 +1,11 @@
 package dev.fedbpt.actors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.fedbpt.persistence.JournalCheckpoint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,6 +126,45 @@ class CrashResumeTest {
         assertEquals(expected, killRepeatedlyAndResume(underFire, 20261123L));
         long faults = TestRuns.result(dir.resolve("killed")).get("faults_injected").asLong();
         assertTrue(faults > 0, "faults were injected: " + faults);
+    }
+
+    /**
+     * What version control carries of a stopped run (its configuration, metrics and checkpoint, not the binary
+     * journal) resumes in another folder, as on another machine, to the uninterrupted run's bytes.
+     */
+    @Test
+    void aRunCarriedAsItsCheckpointResumesElsewhereWithTheUninterruptedHash() throws Exception {
+        String[] overrides = TestRuns.concat(LONGER, "persistence.checkpoint-every=0s");
+        String expected = uninterruptedHash(LONGER);
+        Path stopped = dir.resolve("stopped");
+        Process child = start(stopped, overrides);
+        Path checkpoint = stopped.resolve(JournalCheckpoint.FILE);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RESUMED_RUN_DEADLINE_S);
+        while (!(Files.exists(checkpoint) && TestRuns.metrics(stopped).size() >= 3) && child.isAlive()
+                && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        child.destroyForcibly().waitFor();
+        assertTrue(Files.exists(checkpoint) && !Files.exists(stopped.resolve("result.json")),
+                "stopped mid-run with a checkpoint; its output ends:\n" + tail(stopped));
+
+        Path carried = dir.resolve("carried");
+        Files.createDirectories(carried);
+        for (String file : List.of(RunFolder.CONFIG_FILE, "metrics.jsonl", JournalCheckpoint.FILE)) {
+            Files.copy(stopped.resolve(file), carried.resolve(file));
+        }
+        Process resumed = start(carried, overrides);
+        if (!resumed.waitFor(RESUMED_RUN_DEADLINE_S, TimeUnit.SECONDS)) {
+            resumed.destroyForcibly().waitFor();
+            fail("resumed run did not finish; its output ends:\n" + tail(carried));
+        }
+        assertEquals(0, resumed.exitValue(), () -> "resumed run failed; its output ends:\n" + tail(carried));
+        assertTrue(tail(carried).contains("journal rebuilt from " + JournalCheckpoint.FILE), tail(carried));
+        assertTrue(tail(carried).contains("resuming after round"), "it continued, not started over:\n"
+                + tail(carried));
+        assertEquals(ROUNDS, TestRuns.metrics(carried).size(), "one metrics line per round, no duplicates");
+        assertEquals(expected, TestRuns.result(carried).get("global_mean_sha256").asText());
+        assertFalse(Files.exists(carried.resolve(JournalCheckpoint.FILE)), "a finished run deletes its checkpoint");
     }
 
     private String uninterruptedHash(String[] overrides) {

@@ -15,7 +15,8 @@ public final class RunMain {
         Path stored = directory.resolve("config.conf");
         ExperimentConfig config = Files.exists(stored) ? ConfigLoader.loadRunFolder(stored, List.of())
                 : TestRuns.config(overrides.toArray(String[]::new));
-        ExperimentRunner.Outcome outcome = TestRuns.run(config, directory);
+        ExperimentRunner.Outcome outcome = ExperimentRunner.run(config, directory, new ConfiguredModels(),
+                System.out::println); // progress goes to the child's log, which the tests read
         if (!outcome.succeeded()) {
             System.out.println("run failed: " + outcome.failure());
         }

@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
 /** The {@code fedbpt} command. Exit codes: 0 success, 1 failure, 2 bad input. */
 @Command(name = "fedbpt", mixinStandardHelpOptions = true, version = "fedbpt 0.1.0",
         description = "Federated black-box prompt tuning of language models.",
-        subcommands = {RunCommand.class, ResumeCommand.class, ModelCheckCommand.class, BenchCommand.class, NodeCommand.class,
+        subcommands = {RunCommand.class, ResumeCommand.class, CheckpointCommand.class, ModelCheckCommand.class,
+                BenchCommand.class, NodeCommand.class,
                 SweepCommand.class, ReportCommand.class, ChaosCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main {

@@ -1,6 +1,7 @@
 package dev.fedbpt.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fedbpt.config.ConfigLoader;
@@ -129,6 +130,29 @@ class MainTest {
                 + "(model.intra-op-threads 0 -> 1, pool.workers 1 -> 2)"), stdout());
         assertTrue(Files.exists(run.resolve("result.json")));
         assertEquals(before.get("config.conf"), contents(run).get("config.conf"), "the stored file is kept as is");
+    }
+
+    @Test
+    void checkpointOfAStoppedRunResumesInAFolderWithoutItsJournal() throws IOException {
+        Path run = unfinishedRun();
+        assertEquals(Main.OK, Main.execute("checkpoint", run.toString()), stderr());
+        assertTrue(stdout().contains("wrote " + run.toAbsolutePath().resolve("checkpoint.sql.gz")), stdout());
+        Files.delete(run.resolve("journal.mv.db")); // what a fresh checkout of the folder holds
+        assertEquals(Main.OK, Main.execute("resume", run.toString()), stderr());
+        assertTrue(stdout().contains("journal rebuilt from checkpoint.sql.gz"), stdout());
+        assertTrue(Files.exists(run.resolve("result.json")));
+        assertFalse(Files.exists(run.resolve("checkpoint.sql.gz")), "a finished run deletes its checkpoint");
+        assertEquals(Main.OK, Main.execute("checkpoint", run.toString()));
+        assertTrue(stdout().contains("is finished"), stdout());
+    }
+
+    @Test
+    void checkpointOfAFolderWithoutAJournalIsBadInput() throws IOException {
+        assertEquals(Main.BAD_INPUT, Main.execute("checkpoint", dir.toString()));
+        assertTrue(stderr().contains("not a fedbpt run folder"), stderr());
+        Files.writeString(dir.resolve("config.conf"), "fedbpt {}\n");
+        assertEquals(Main.BAD_INPUT, Main.execute("checkpoint", dir.toString()));
+        assertTrue(stderr().contains("has no journal"), stderr());
     }
 
     @Test

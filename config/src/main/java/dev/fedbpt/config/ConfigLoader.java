@@ -336,7 +336,8 @@ public final class ConfigLoader {
                 r.intIn("pool.max-batch-tokens", 1, Integer.MAX_VALUE),
                 r.duration("pool.max-wait"),
                 r.intIn("pool.queue-limit", 1, Integer.MAX_VALUE));
-        var persistence = new ExperimentConfig.Persistence(r.intIn("persistence.snapshot-every", 1, 1_000_000));
+        var persistence = new ExperimentConfig.Persistence(r.intIn("persistence.snapshot-every", 1, 1_000_000),
+                r.nonNegativeDuration("persistence.checkpoint-every"));
         var faults = new ExperimentConfig.Faults(
                 r.doubleIn("faults.client-drop-rate", 0.0, 1.0),
                 r.doubleIn("faults.client-crash-rate", 0.0, 1.0),

@@ -246,7 +246,11 @@ public record ExperimentConfig(
 
     public record Pool(int workers, int maxBatchRows, int maxBatchTokens, Duration maxWait, int queueLimit) {}
 
-    public record Persistence(int snapshotEvery) {}
+    /**
+     * @param checkpointEvery the least wall-clock time between two checkpoints of the journal (a portable copy
+     *                        written after a round; zero: after every round)
+     */
+    public record Persistence(int snapshotEvery, Duration checkpointEvery) {}
 
     /** Rates of faults injected on purpose (section {@code faults}); all zero by default. */
     public record Faults(double clientDropRate, double clientCrashRate, double clientDelayRate,

@@ -14,7 +14,12 @@ public final class JournalSettings {
     private JournalSettings() {}
 
     public static String jdbcUrl(Path runDirectory) {
-        Path base = runDirectory.toAbsolutePath().resolve("journal");
+        return jdbcUrl(runDirectory, "journal");
+    }
+
+    /** The URL of a database named {@code baseName} in {@code directory}, with the journal's settings. */
+    static String jdbcUrl(Path directory, String baseName) {
+        Path base = directory.toAbsolutePath().resolve(baseName);
         // TRACE_LEVEL_FILE=0: H2 would otherwise write journal.trace.db into the run folder on every error.
         // RETENTION_TIME=0: with H2 2.2.224's default (45 s), a file reopened more than once within 45 s of a
         // SIGKILL was read back as corrupted (seen with `fedbpt chaos`, kill x2: 3 of 3 failed; 3 of 3 passed with
