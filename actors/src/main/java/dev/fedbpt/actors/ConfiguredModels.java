@@ -38,8 +38,8 @@ public final class ConfiguredModels implements ModelFactory {
             case MASKED_LM -> new HeadSpec.MaskedLm(task.labelWords());
         };
         try {
-            if (model.backend() == ExperimentConfig.Backend.PYTORCH) { // the configuration took the similarity head
-                return WhiteBoxModel.load(source(model), (HeadSpec.Similarity) head, WhiteBoxModel.Precision.FLOAT32,
+            if (model.backend() == ExperimentConfig.Backend.PYTORCH) {
+                return WhiteBoxModel.load(source(model), head, WhiteBoxModel.Precision.FLOAT32,
                         whiteBoxReserved(config));
             }
             return PromptModel.load(source(model), prompt(config), head, options(model));

@@ -326,10 +326,6 @@ public final class ConfigLoader {
                     + "through the task's label words: it takes model.head = \"masked-lm\" (or \"default\"), got "
                     + valueName(model.head()));
         }
-        if (model.backend() == ExperimentConfig.Backend.PYTORCH && model.head() != ExperimentConfig.Head.SIMILARITY) {
-            throw new ConfigError(ROOT + ".model.head", "the pytorch backend rebuilds encoder-only exports: it "
-                    + "takes the similarity head, got " + valueName(model.head()));
-        }
         var pool = new ExperimentConfig.Pool(
                 r.intIn("pool.workers", 1, 1024),
                 r.intIn("pool.max-batch-rows", 1, 1_000_000),

@@ -21,9 +21,24 @@ import java.util.Map;
  * padding. A graph that does not have these nodes is refused with the name of what is missing.
  */
 public record EncoderWeights(String name, int vocabularySize, int hiddenSize, int heads, int intermediateSize,
-                             int maxPositions, float layerNormEps, float maskValue, float[] wordEmbeddings,
-                             float[] positionEmbeddings, float[] tokenTypeEmbedding, Norm embeddingNorm,
-                             List<Layer> layers) {
+                             int maxPositions, float layerNormEps, float maskValue, Activation activation,
+                             float[] wordEmbeddings, float[] positionEmbeddings, float[] tokenTypeEmbedding,
+                             Norm embeddingNorm, List<Layer> layers, MlmHead mlmHead) {
+
+    /** The GELU of the feed-forward layers (and of the MLM head's transform), read off the graph's nodes. */
+    public enum Activation {
+        /** x · Φ(x) with erf, as HuggingFace's exports of PyTorch BERTs compute it. */
+        GELU_ERF,
+        /** 0.5 x (1 + tanh(sqrt(2/π) (x + 0.044715 x³))), as Google's TF BERT computes it. */
+        GELU_TANH
+    }
+
+    /**
+     * BERT's masked-LM head ({@code cls.predictions}): a dense layer, the activation and a LayerNorm (the encoder's
+     * epsilon), then the decoder tied to the word embeddings, plus {@code outputBias} [vocabulary].
+     */
+    public record MlmHead(Linear transform, Norm norm, float[] outputBias) {
+    }
 
     /** A LayerNorm's scale and shift. */
     public record Norm(float[] gamma, float[] beta) {
@@ -40,6 +55,11 @@ public record EncoderWeights(String name, int vocabularySize, int hiddenSize, in
 
     public EncoderWeights {
         layers = List.copyOf(layers);
+    }
+
+    /** Whether the export carries the masked-LM head (null {@link #mlmHead} otherwise). */
+    public boolean hasMlmHead() {
+        return mlmHead != null;
     }
 
     public int layerCount() {
@@ -111,8 +131,21 @@ public record EncoderWeights(String name, int vocabularySize, int hiddenSize, in
         }
         float eps = (float) r.constantInput("/embeddings/LayerNorm/Add", 1);
         float mask = (float) r.constantInput("/Mul", 1);
+        Activation activation = nodes.containsKey("/encoder/layer.0/intermediate/intermediate_act_fn/Tanh")
+                ? Activation.GELU_TANH : Activation.GELU_ERF;
+        MlmHead head = null;
+        if (init.containsKey("cls.predictions.bias")) {
+            head = new MlmHead(r.linear("/cls/predictions/transform/dense/MatMul",
+                    "cls.predictions.transform.dense.bias"), r.norm("cls.predictions.transform.LayerNorm"),
+                    r.tensor("cls.predictions.bias"));
+            if (head.outputBias().length != vocab || head.transform().in() != hidden) {
+                throw new ModelLoadException(name + ": the masked-LM head's shapes (" + head.transform().in()
+                        + " in, " + head.outputBias().length + " output biases) do not match hidden " + hidden
+                        + " and vocabulary " + vocab);
+            }
+        }
         return new EncoderWeights(name, vocab, hidden, hidden / headSize, layers.get(0).intermediate().out(),
-                positions.length / hidden, eps, mask, words, positions, type0, embNorm, layers);
+                positions.length / hidden, eps, mask, activation, words, positions, type0, embNorm, layers, head);
     }
 
     private record Reader(String name, Map<String, TensorProto> init, Map<String, NodeProto> nodes,

@@ -21,6 +21,34 @@ final class MaskedLmHead implements ClassHead {
         this.gathered = gathered;
     }
 
+    /**
+     * The head of {@code spec} for {@code tokenizer}: its [MASK] token and the label words' token ids.
+     *
+     * @throws ModelLoadException when the tokenizer has no mask token or a label word is not exactly one token
+     */
+    static MaskedLmHead of(TextTokenizer tokenizer, HeadSpec.MaskedLm spec, String name) throws ModelLoadException {
+        int maskId = tokenizer.maskTokenId();
+        if (maskId < 0) {
+            throw new ModelLoadException("the tokenizer of " + name + " has no [MASK] / <mask> special token");
+        }
+        int[] ids = new int[spec.labelWords().size()];
+        for (int c = 0; c < ids.length; c++) {
+            String word = spec.labelWords().get(c);
+            int[] t = tokenizer.encodeBare(word);
+            if (t.length != 1) {
+                throw new ModelLoadException("label word '" + word + "' is " + t.length + " tokens "
+                        + java.util.Arrays.toString(t) + " for the tokenizer of " + name
+                        + "; each label word must be exactly one token");
+            }
+            ids[c] = t[0];
+        }
+        return new MaskedLmHead(ids, maskId);
+    }
+
+    int maskTokenId() {
+        return maskTokenId;
+    }
+
     /** This head reading a {@link MaskedLmGather} graph's output. */
     MaskedLmHead gathered() {
         return new MaskedLmHead(labelTokenIds, maskTokenId, true);

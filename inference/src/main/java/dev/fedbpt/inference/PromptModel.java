@@ -234,21 +234,7 @@ public final class PromptModel implements ScoringModel {
                     + "] but the output of " + name + " has last dimension " + width
                     + " (an encoder-only export? use HeadSpec.Similarity)");
         }
-        int maskId = tokenizer.maskTokenId();
-        if (maskId < 0) {
-            throw new ModelLoadException("the tokenizer of " + name + " has no [MASK] / <mask> special token");
-        }
-        int[] ids = new int[m.labelWords().size()];
-        for (int c = 0; c < ids.length; c++) {
-            String word = m.labelWords().get(c);
-            int[] t = tokenizer.encodeBare(word);
-            if (t.length != 1) {
-                throw new ModelLoadException("label word '" + word + "' is " + t.length + " tokens " + Arrays.toString(t)
-                        + " for the tokenizer of " + name + "; each label word must be exactly one token");
-            }
-            ids[c] = t[0];
-        }
-        return new MaskedLmHead(ids, maskId);
+        return MaskedLmHead.of(tokenizer, m, name);
     }
 
     /**

@@ -77,6 +77,19 @@ public final class PromptTokenizer implements ModelTokenizer {
         return ModelTokenizer.cut(tokenizer.encode(text), maxRowTokens, tokenizer.specialTokens()::containsValue);
     }
 
+    /** The token ids a masked-LM head reads: one per label word, and the [MASK] token's. */
+    public record MaskedLmTokens(int[] labelWords, int mask) {}
+
+    /**
+     * The masked-LM head's token ids for this tokenizer, as the ONNX path resolves them.
+     *
+     * @throws ModelLoadException when a label word is not exactly one token or there is no mask token
+     */
+    public MaskedLmTokens maskedLmTokens(HeadSpec.MaskedLm spec) throws ModelLoadException {
+        MaskedLmHead head = MaskedLmHead.of(tokenizer, spec, source == null ? "the model" : source.describe());
+        return new MaskedLmTokens(head.labelTokenIds(), head.maskTokenId());
+    }
+
     /** Longest row (token ids incl. [CLS]/[SEP]) that fits with the prompt in the position table. */
     @Override
     public int maxRowTokens() {

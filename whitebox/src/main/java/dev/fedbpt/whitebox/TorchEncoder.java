@@ -13,8 +13,9 @@ import java.util.List;
 
 /**
  * A BERT-family encoder rebuilt on DJL's PyTorch engine from {@link EncoderWeights}, so that gradients flow through
- * it. The arithmetic is the ONNX export's: post-norm layers, exact (erf) GELU, an additive mask on padded keys. The
- * weights are frozen (no gradient); callers mark their own prompt arrays as needing one.
+ * it. The arithmetic is the ONNX export's: post-norm layers, the export's GELU (erf, or Google's tanh form), an
+ * additive mask on padded keys, and its masked-LM head when it has one. The weights are frozen (no gradient); callers
+ * mark their own prompt arrays as needing one.
  *
  * <p>Two kinds of prompt reach it. An input prompt is already part of {@code inputsEmbeds}. A prefix (P-tuning v2) is
  * an array [layers, 2, n_p, hidden]: at layer l, n_p key vectors and n_p value vectors are put in front of that
@@ -30,6 +31,8 @@ final class TorchEncoder implements AutoCloseable {
     private final NDArray embGamma;
     private final NDArray embBeta;
     private final List<NDArray[]> layers = new ArrayList<>();
+    /** The masked-LM head's transform: dense weight, bias, LayerNorm gamma, beta; null without one. */
+    private final NDArray[] mlmTransform;
 
     private TorchEncoder(EncoderWeights w, NDManager manager, DataType type) {
         this.w = w;
@@ -56,6 +59,10 @@ final class TorchEncoder implements AutoCloseable {
             a.add(array(l.outputNorm().beta(), new Shape(h)));
             layers.add(a.toArray(NDArray[]::new));
         }
+        EncoderWeights.MlmHead head = w.mlmHead();
+        mlmTransform = head == null ? null : new NDArray[] {
+                array(head.transform().weight(), new Shape(h, h)), array(head.transform().bias(), new Shape(h)),
+                array(head.norm().gamma(), new Shape(h)), array(head.norm().beta(), new Shape(h))};
     }
 
     /**
@@ -128,7 +135,7 @@ final class TorchEncoder implements AutoCloseable {
             NDArray att = q.matMul(k.transpose(0, 1, 3, 2)).mul(scale).add(additive).softmax(-1);
             NDArray ctx = att.matMul(v).transpose(0, 2, 1, 3).reshape(b, s, h);
             NDArray a = norm(ctx.matMul(p[6]).add(p[7]).add(x), p[8], p[9]);
-            NDArray inter = gelu(a.matMul(p[10]).add(p[11]), call);
+            NDArray inter = activation(a.matMul(p[10]).add(p[11]), call);
             x = norm(inter.matMul(p[12]).add(p[13]).add(a), p[14], p[15]);
             outputs.add(x);
         }
@@ -140,9 +147,34 @@ final class TorchEncoder implements AutoCloseable {
         return x.reshape(b, s, heads, hd).transpose(0, 2, 1, 3);
     }
 
-    /** x · 0.5 · (1 + erf(x / sqrt 2)): the export's GELU. */
-    private static NDArray gelu(NDArray x, NDManager call) {
-        return x.mul(x.div(scalar(call, Math.sqrt(2.0))).erf().add(scalar(call, 1))).mul(scalar(call, 0.5));
+    /**
+     * The masked-LM head's logits of some vocabulary entries: {@code hidden} [B, H] (the rows' states at [MASK])
+     * through the head's dense layer, activation and LayerNorm, then times {@code decoderT} [H, k] (the tied word
+     * embeddings of the k entries, transposed) plus {@code bias} [k] (their output biases).
+     */
+    NDArray mlmLogits(NDArray hidden, NDArray decoderT, NDArray bias) {
+        if (mlmTransform == null) {
+            throw new IllegalStateException(w.name() + " has no masked-LM head");
+        }
+        NDManager call = hidden.getManager();
+        NDArray t = activation(hidden.matMul(mlmTransform[0]).add(mlmTransform[1]), call);
+        return norm(t, mlmTransform[2], mlmTransform[3]).matMul(decoderT).add(bias);
+    }
+
+    /** The export's GELU. */
+    private NDArray activation(NDArray x, NDManager call) {
+        return switch (w.activation()) {
+            // x · 0.5 · (1 + erf(x / sqrt 2))
+            case GELU_ERF -> x.mul(x.div(scalar(call, Math.sqrt(2.0))).erf().add(scalar(call, 1)))
+                    .mul(scalar(call, 0.5));
+            // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), in the order of the TF graph's ops
+            case GELU_TANH -> {
+                NDArray inner = x.add(x.mul(x).mul(x).mul(scalar(call, 0.044715)));
+                NDArray cdf = inner.mul(scalar(call, Math.sqrt(2 / Math.PI))).tanh().add(scalar(call, 1))
+                        .mul(scalar(call, 0.5));
+                yield x.mul(cdf);
+            }
+        };
     }
 
     /**

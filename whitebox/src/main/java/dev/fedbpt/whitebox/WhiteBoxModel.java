@@ -26,12 +26,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The bundled encoder (or any BERT-family export) as a white box: the same class scores as the ONNX Runtime path's
- * similarity head, computed on PyTorch from the ONNX file's own weights, with a {@link Prompt.Deep} (soft prompt
- * after [CLS], P-tuning v2 prefix on every layer, or both) and the gradient of the cross-entropy with respect to it.
+ * head, computed on PyTorch from the ONNX file's own weights, with a {@link Prompt.Deep} (soft prompt after [CLS],
+ * P-tuning v2 prefix on every layer, or both) and the gradient of the cross-entropy with respect to it.
  *
  * <p>A row is laid out as the ONNX path lays it out: [CLS], the soft prompt, the row's other tokens, padding (zero
  * vectors, masked). The similarity head pools the row's own positions ({@link Pooling#pooledIndices}) and scores
- * cos(row, label description) / temperature, the label descriptions embedded once at load without a prompt.
+ * cos(row, label description) / temperature, the label descriptions embedded once at load without a prompt. The
+ * masked-LM head (an export with BERT's {@code cls.predictions}) takes the state at the row's first [MASK] through
+ * the head's transform and scores each label word by its logit there, as the ONNX path's cut head does.
  *
  * <p>Results depend only on the call, to the bit: {@link #score(List)} (the inference pool's batches, gathered from
  * many clients) runs each row alone, {@link #score(Prompt, List)} splits its rows into chunks of {@value #CHUNK} in
@@ -63,38 +65,66 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     private final TorchThread torch;
     private final TorchEncoder encoder;
     private final PromptTokenizer tokenizer;
-    private final HeadSpec.Similarity head;
+    private final HeadSpec head;
     private final int separator;
-    /** The label descriptions' pooled unit vectors, transposed: [hidden, classes]. */
+    /** The similarity head (null for the masked-LM head). */
+    private final HeadSpec.Similarity similarity;
+    /** The label descriptions' pooled unit vectors, transposed: [hidden, classes]; similarity head only. */
     private final NDArray labelUnitT;
+    /** The masked-LM head's [MASK] token id, or -1. */
+    private final int maskToken;
+    /** The label words' tied decoder rows, transposed, [hidden, classes], and output biases [classes]. */
+    private final NDArray decoderT;
+    private final NDArray labelBias;
 
-    private WhiteBoxModel(TorchThread torch, TorchEncoder encoder, PromptTokenizer tokenizer,
-                          HeadSpec.Similarity head) {
+    private WhiteBoxModel(TorchThread torch, TorchEncoder encoder, PromptTokenizer tokenizer, HeadSpec head,
+                          PromptTokenizer.MaskedLmTokens tokens) {
         this.torch = torch;
         this.encoder = encoder;
         this.tokenizer = tokenizer;
         this.head = head;
         int[] probe = tokenizer.encode("a");
         this.separator = probe[probe.length - 1];
-        List<int[]> rows = new ArrayList<>();
-        for (String d : head.labelDescriptions()) rows.add(tokenizer.encode(d));
-        this.labelUnitT = torch.call(() -> {
-            try (NDManager call = encoder.manager().newSubManager()) {
-                NDArray unitT = pooledUnit(call, null, null, null, rows).transpose().duplicate();
-                unitT.attach(encoder.manager());
-                return unitT;
+        this.similarity = head instanceof HeadSpec.Similarity s ? s : null;
+        if (similarity != null) {
+            List<int[]> rows = new ArrayList<>();
+            for (String d : similarity.labelDescriptions()) rows.add(tokenizer.encode(d));
+            this.labelUnitT = torch.call(() -> {
+                try (NDManager call = encoder.manager().newSubManager()) {
+                    NDArray unitT = pooledUnit(call, null, null, null, rows).transpose().duplicate();
+                    unitT.attach(encoder.manager());
+                    return unitT;
+                }
+            });
+            this.maskToken = -1;
+            this.decoderT = null;
+            this.labelBias = null;
+        } else {
+            EncoderWeights w = encoder.weights();
+            int h = w.hiddenSize();
+            int[] ids = tokens.labelWords();
+            float[] decoder = new float[h * ids.length];
+            float[] bias = new float[ids.length];
+            for (int c = 0; c < ids.length; c++) {
+                for (int j = 0; j < h; j++) decoder[j * ids.length + c] = w.wordEmbeddings()[ids[c] * h + j];
+                bias[c] = w.mlmHead().outputBias()[ids[c]];
             }
-        });
+            this.labelUnitT = null;
+            this.maskToken = tokens.mask();
+            this.decoderT = torch.call(() -> encoder.array(decoder, new Shape(h, ids.length)));
+            this.labelBias = torch.call(() -> encoder.array(bias, new Shape(ids.length)));
+        }
     }
 
     /**
      * Reads the export's weights and tokenizer and embeds the label descriptions.
      *
-     * @param head the similarity head (its {@link Pooling#DEFAULT} is resolved for {@code source})
-     * @throws ModelLoadException for a missing or unreadable file or a graph this backend cannot rebuild, or when
-     *                            PyTorch's native library cannot be loaded
+     * @param head the similarity head (its {@link Pooling#DEFAULT} is resolved for {@code source}) or the masked-LM
+     *             head (the export must carry BERT's {@code cls.predictions})
+     * @throws ModelLoadException for a missing or unreadable file or a graph this backend cannot rebuild, a label
+     *                            word that is not one token, or when PyTorch's native library cannot be loaded
      */
-    public static WhiteBoxModel load(ModelSource source, HeadSpec.Similarity head, Precision precision)
+    public static WhiteBoxModel load(ModelSource source, HeadSpec head, Precision precision)
             throws ModelLoadException {
         return load(source, head, precision, 0);
     }
@@ -103,7 +133,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
      * @param reservedPositions positions a prompt takes from the model's position table (soft prompt and prefix
      *                          lengths): rows are cut to what is left, as the ONNX path cuts them
      */
-    public static WhiteBoxModel load(ModelSource source, HeadSpec.Similarity head, Precision precision,
+    public static WhiteBoxModel load(ModelSource source, HeadSpec head, Precision precision,
                                      int reservedPositions) throws ModelLoadException {
         long t0 = System.nanoTime();
         DjlEnvironment.prepare();
@@ -113,6 +143,20 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         }
         EncoderWeights weights = EncoderWeights.read(source);
         PromptTokenizer tokenizer = tokenizer(source, reservedPositions);
+        PromptTokenizer.MaskedLmTokens tokens = null;
+        if (head instanceof HeadSpec.MaskedLm masked) {
+            try {
+                if (!weights.hasMlmHead()) {
+                    throw new ModelLoadException(weights.name() + " has no masked-LM head (cls.predictions.*): "
+                            + "the masked-LM head needs an export of a masked LM, e.g. model.bundled = "
+                            + "bert-base-uncased");
+                }
+                tokens = tokenizer.maskedLmTokens(masked);
+            } catch (ModelLoadException e) {
+                tokenizer.close();
+                throw e;
+            }
+        }
         TorchThread torch = new TorchThread();
         TorchEncoder encoder;
         try {
@@ -125,13 +169,14 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         }
         WhiteBoxModel model;
         try {
-            model = new WhiteBoxModel(torch, encoder, tokenizer, head.forModel(source));
+            model = new WhiteBoxModel(torch, encoder, tokenizer, head.forModel(source), tokens);
         } catch (RuntimeException e) {
             release(torch, encoder, tokenizer);
             throw e;
         }
-        LOG.info("white-box model {}: {} layers, {} heads, hidden {}, {} ({} ms)", weights.name(),
+        LOG.info("white-box model {}: {} layers, {} heads, hidden {}, {}, {} head ({} ms)", weights.name(),
                 weights.layerCount(), weights.heads(), weights.hiddenSize(), precision,
+                head instanceof HeadSpec.MaskedLm ? "masked-LM" : "similarity",
                 (System.nanoTime() - t0) / 1_000_000);
         return model;
     }
@@ -231,7 +276,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
                     NDArray input = deep == null || deep.inputLength() == 0 ? null : param(call, deep.input(), false);
                     NDArray prefix = deep == null || deep.prefixLength() == 0 ? null
                             : param(call, deep.prefix(), false);
-                    float[][] scores = toFloats(logits(pooledUnit(call, deep, input, prefix, chunk)));
+                    float[][] scores = toFloats(classScores(call, deep, input, prefix, chunk));
                     System.arraycopy(scores, 0, out, from, scores.length);
                 }
             }
@@ -285,7 +330,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         try (NDManager call = encoder.manager().newSubManager()) {
             NDArray input = prompt.inputLength() == 0 ? null : param(call, prompt.input(), true);
             NDArray prefix = prompt.prefixLength() == 0 ? null : param(call, prompt.prefix(), true);
-            NDArray scores = logits(pooledUnit(call, prompt, input, prefix, rows));
+            NDArray scores = classScores(call, prompt, input, prefix, rows);
             NDArray target = TorchEncoder.owned(call.create(oneHot, new Shape(rows.size(), classes)), encoder.type());
             NDArray loss = scores.logSoftmax(1).mul(target).sum().neg()
                     .div(TorchEncoder.scalar(call, rows.size()));
@@ -335,10 +380,32 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
         return out;
     }
 
-    /** The similarity head's class scores of pooled unit vectors: cos(row, label) / temperature. */
-    private NDArray logits(NDArray unit) {
-        NDManager call = unit.getManager();
-        return unit.matMul(labelUnitT).div(TorchEncoder.scalar(call, head.temperature()));
+    /** The head's class scores [rows, classes] of {@code rows} under the prompt arrays given. */
+    private NDArray classScores(NDManager call, Prompt.Deep prompt, NDArray input, NDArray prefix, List<int[]> rows) {
+        if (similarity != null) {
+            // cos(row, label) / temperature
+            return pooledUnit(call, prompt, input, prefix, rows).matMul(labelUnitT)
+                    .div(TorchEncoder.scalar(call, similarity.temperature()));
+        }
+        int t = promptLength(prompt);
+        int b = rows.size();
+        int s = positions(prompt, rows);
+        float[] atMask = new float[b * s];
+        for (int r = 0; r < b; r++) {
+            int i = maskIndex(rows.get(r), r);
+            atMask[r * s + (i == 0 ? 0 : i + t)] = 1f;
+        }
+        NDArray weights = TorchEncoder.owned(call.create(atMask, new Shape(b, s, 1)), encoder.type());
+        NDArray states = hidden(call, prompt, input, prefix, rows).mul(weights).sum(new int[]{1}); // [B, H]
+        return encoder.mlmLogits(states, decoderT, labelBias);
+    }
+
+    private int maskIndex(int[] row, int r) {
+        for (int i = 0; i < row.length; i++) {
+            if (row[i] == maskToken) return i;
+        }
+        throw new IllegalArgumentException("row " + r + " has no [MASK] token (id " + maskToken
+                + "); the masked-LM head reads the label words' logits there");
     }
 
     private static float[][] toFloats(NDArray scores) {
@@ -358,22 +425,26 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
 
     /** The rows' pooled, unit-length output vectors [rows, hidden] under the prompt arrays given. */
     private NDArray pooledUnit(NDManager call, Prompt.Deep prompt, NDArray input, NDArray prefix, List<int[]> rows) {
-        int h = hiddenSize();
         int t = promptLength(prompt);
         int b = rows.size();
         int s = positions(prompt, rows);
         float[] pool = new float[b * s];
-        Pooling pooling = head.pooling();
+        Pooling pooling = similarity.pooling();
         for (int r = 0; r < b; r++) {
             int[] pooled = pooling.pooledIndices(rows.get(r), separator);
             for (int i : pooled) pool[r * s + (i == 0 ? 0 : i + t)] = 1f / pooled.length;
         }
-        NDArray prefixKv = prefix == null ? null
-                : prefix.reshape(layers(), 2, prompt.prefixLength(), h);
-        NDArray out = encoder.forward(embeddings(call, prompt, input, rows), mask(call, prompt, rows), prefixKv);
+        NDArray out = hidden(call, prompt, input, prefix, rows);
         NDArray weights = TorchEncoder.owned(call.create(pool, new Shape(b, s, 1)), encoder.type());
         NDArray pooled = out.mul(weights).sum(new int[]{1});
         return pooled.div(pooled.norm(new int[]{1}, true));
+    }
+
+    /** The last hidden state [rows, positions, hidden] of {@code rows} under the prompt arrays given. */
+    private NDArray hidden(NDManager call, Prompt.Deep prompt, NDArray input, NDArray prefix, List<int[]> rows) {
+        NDArray prefixKv = prefix == null ? null
+                : prefix.reshape(layers(), 2, prompt.prefixLength(), hiddenSize());
+        return encoder.forward(embeddings(call, prompt, input, rows), mask(call, prompt, rows), prefixKv);
     }
 
     private static int promptLength(Prompt.Deep prompt) {
