@@ -45,6 +45,24 @@ public final class WhiteBoxCheck {
     private WhiteBoxCheck() {
     }
 
+    /**
+     * The largest absolute differences between {@code torch}'s class scores of {@code rows} and ONNX Runtime's,
+     * without a prompt [0] and with the soft prompt {@code soft} [1] ({@code onnx} built for its length).
+     */
+    static double[] differencesFromOnnx(PromptModel onnx, WhiteBoxModel torch, List<int[]> rows, double[] soft) {
+        float[] softF = new float[soft.length];
+        for (int i = 0; i < soft.length; i++) softF[i] = (float) soft[i];
+        List<ScoreRow> bare = new ArrayList<>();
+        List<ScoreRow> prompted = new ArrayList<>();
+        for (int[] row : rows) {
+            bare.add(ScoreRow.withoutPrompt(row));
+            prompted.add(ScoreRow.withEmbeddings(softF, row));
+        }
+        int length = soft.length / torch.hiddenSize();
+        return new double[] {maxAbsDiff(onnx.score(bare), torch.score((Prompt) null, rows)),
+                maxAbsDiff(onnx.score(prompted), torch.score(Prompt.Deep.input(length, soft), rows))};
+    }
+
     public static Result run(ModelSource source) throws ModelLoadException {
         int promptLength = 4;
         int prefixLength = 20;
@@ -53,17 +71,9 @@ public final class WhiteBoxCheck {
                      PromptSpec.Injection.PREPEND), PROBE_HEAD, ModelOptions.defaults().withIntraOpThreads(1))) {
             List<int[]> rows = new ArrayList<>();
             for (String p : PROBES) rows.add(torch.encode(p));
-            double[] soft = gaussian(promptLength * torch.hiddenSize(), 0.05, 1);
-            float[] softF = new float[soft.length];
-            for (int i = 0; i < soft.length; i++) softF[i] = (float) soft[i];
-            List<ScoreRow> bare = new ArrayList<>();
-            List<ScoreRow> prompted = new ArrayList<>();
-            for (int[] row : rows) {
-                bare.add(ScoreRow.withoutPrompt(row));
-                prompted.add(ScoreRow.withEmbeddings(softF, row));
-            }
-            double diffBare = maxAbsDiff(onnx.score(bare), torch.score((Prompt) null, rows));
-            double diffPrompt = maxAbsDiff(onnx.score(prompted), torch.score(Prompt.Deep.input(promptLength, soft), rows));
+            double[] diffs = differencesFromOnnx(onnx, torch, rows, gaussian(promptLength * torch.hiddenSize(), 0.05, 1));
+            double diffBare = diffs[0];
+            double diffPrompt = diffs[1];
             int rowTokens = 64;
             Prompt.Deep prefix = Prompt.Deep.prefix(prefixLength,
                     gaussian(torch.layers() * 2 * prefixLength * torch.hiddenSize(), 0.1, 2));

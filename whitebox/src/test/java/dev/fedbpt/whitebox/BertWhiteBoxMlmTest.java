@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.fedbpt.engine.method.Gradient;
 import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.inference.EncoderWeights;
 import dev.fedbpt.inference.HeadSpec;
@@ -16,7 +15,6 @@ import dev.fedbpt.inference.PromptSpec;
 import dev.fedbpt.inference.ScoreRow;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,21 +71,11 @@ class BertWhiteBoxMlmTest {
             org.junit.jupiter.api.Assertions.assertArrayEquals(onnx.encode(TEXTS[i]), rows.get(i), "same tokens");
         }
         double[] soft = WhiteBoxCheck.gaussian(SOFT * torch.hiddenSize(), 0.05, 7);
-        float[] softF = new float[soft.length];
-        for (int i = 0; i < soft.length; i++) softF[i] = (float) soft[i];
-        List<ScoreRow> bare = new ArrayList<>();
-        List<ScoreRow> prompted = new ArrayList<>();
-        for (int[] row : rows) {
-            bare.add(ScoreRow.withoutPrompt(row));
-            prompted.add(ScoreRow.withEmbeddings(softF, row));
-        }
-        float[][] expectedBare = onnx.score(bare);
-        float[][] expectedPrompted = onnx.score(prompted);
-        double worst = Math.max(maxDiff(expectedBare, torch.score((Prompt) null, rows)),
-                maxDiff(expectedPrompted, torch.score(Prompt.Deep.input(SOFT, soft), rows)));
-        System.out.printf("white-box BERT-base masked-LM logits vs ONNX Runtime: max abs diff %.2e%n", worst);
-        assertTrue(worst < 1e-3, "max abs diff " + worst);
-        assertTrue(maxDiff(expectedBare, expectedPrompted) > 1e-2, "the soft prompt changes the logits");
+        double[] diffs = WhiteBoxCheck.differencesFromOnnx(onnx, torch, rows, soft);
+        System.out.printf("white-box BERT-base masked-LM logits vs ONNX Runtime: max abs diff %.2e without a "
+                + "prompt, %.2e with a soft prompt%n", diffs[0], diffs[1]);
+        assertTrue(diffs[0] < 1e-3 && diffs[1] < 1e-3, java.util.Arrays.toString(diffs));
+        float[][] expectedBare = onnx.score(rows.stream().map(ScoreRow::withoutPrompt).toList());
         assertTrue(expectedBare[0][1] > expectedBare[0][0], "a glowing review reads 'great' above 'bad'");
     }
 
@@ -102,30 +90,11 @@ class BertWhiteBoxMlmTest {
     void gradientsThroughTheMaskedLmHeadMatchFiniteDifferences() throws Exception {
         try (WhiteBoxModel model = WhiteBoxModel.load(BERT, HEAD, WhiteBoxModel.Precision.FLOAT64, SOFT)) {
             int h = model.hiddenSize();
-            int t = 2;
             int np = 2;
-            double[] input = WhiteBoxCheck.gaussian(t * h, 0.1, 11);
-            double[] prefix = WhiteBoxCheck.gaussian(model.layers() * 2 * np * h, 0.3, 12);
-            List<int[]> rows = rows(model).subList(0, 2);
-            int[] labels = {1, 0};
-            Gradient g = model.lossAndGradient(new Prompt.Deep(t, input, np, prefix), rows, labels);
-            double scale = Math.max(maxAbs(g.input()), maxAbs(g.prefix()));
-            assertTrue(scale > 0 && Double.isFinite(g.loss()), "loss " + g.loss() + ", gradient scale " + scale);
-            Random pick = new Random(5);
-            double eps = 1e-5;
-            for (int k = 0; k < 6; k++) {
-                boolean inPrefix = k % 2 == 1;
-                double[] v = inPrefix ? prefix : input;
-                int i = pick.nextInt(v.length);
-                double keep = v[i];
-                v[i] = keep + eps;
-                double up = model.lossAndGradient(new Prompt.Deep(t, input, np, prefix), rows, labels).loss();
-                v[i] = keep - eps;
-                double down = model.lossAndGradient(new Prompt.Deep(t, input, np, prefix), rows, labels).loss();
-                v[i] = keep;
-                assertEquals((up - down) / (2 * eps), (inPrefix ? g.prefix() : g.input())[i], 1e-6 * scale + 1e-9,
-                        (inPrefix ? "prefix" : "soft prompt") + " coordinate " + i);
-            }
+            Prompt.Deep prompt = new Prompt.Deep(2, WhiteBoxCheck.gaussian(2 * h, 0.1, 11), np,
+                    WhiteBoxCheck.gaussian(model.layers() * 2 * np * h, 0.3, 12));
+            GradientCheckTest.assertMatchesFiniteDifferences(model, prompt, rows(model).subList(0, 2),
+                    new int[] {1, 0}, 6);
         }
     }
 
@@ -136,17 +105,4 @@ class BertWhiteBoxMlmTest {
         assertTrue(e.getMessage().contains("has no masked-LM head"), e.getMessage());
     }
 
-    private static double maxDiff(float[][] a, float[][] b) {
-        double worst = 0;
-        for (int r = 0; r < a.length; r++) {
-            for (int c = 0; c < a[r].length; c++) worst = Math.max(worst, Math.abs(a[r][c] - b[r][c]));
-        }
-        return worst;
-    }
-
-    private static double maxAbs(double[] v) {
-        double m = 0;
-        for (double x : v) m = Math.max(m, Math.abs(x));
-        return m;
-    }
 }

@@ -37,9 +37,19 @@ class GradientCheckTest {
         int np = 3;
         double[] input = WhiteBoxCheck.gaussian(t * h, 0.1, 11);
         double[] prefix = WhiteBoxCheck.gaussian(model.layers() * 2 * np * h, 0.3, 12);
-        List<int[]> rows = WhiteBoxModelTest.rows(model);
-        int[] labels = {1, 0, 1, 0};
-        Gradient g = model.lossAndGradient(new Prompt.Deep(t, input, np, prefix), rows, labels);
+        assertMatchesFiniteDifferences(model, new Prompt.Deep(t, input, np, prefix), WhiteBoxModelTest.rows(model),
+                new int[] {1, 0, 1, 0}, 12);
+    }
+
+    /**
+     * Checks {@code coordinates} coordinates of the loss's gradient at {@code prompt}, drawn at random and taken in
+     * turn from the soft prompt and the prefix, against central differences with a 1e-5 step.
+     */
+    static void assertMatchesFiniteDifferences(WhiteBoxModel model, Prompt.Deep prompt, List<int[]> rows,
+                                               int[] labels, int coordinates) {
+        double[] input = prompt.input(); // the prompt's own arrays, perturbed in place below
+        double[] prefix = prompt.prefix();
+        Gradient g = model.lossAndGradient(prompt, rows, labels);
         assertTrue(g.loss() > 0 && Double.isFinite(g.loss()), "loss " + g.loss());
         assertEquals(input.length, g.input().length);
         assertEquals(prefix.length, g.prefix().length);
@@ -47,15 +57,15 @@ class GradientCheckTest {
         double eps = 1e-5;
         double scale = Math.max(maxAbs(g.input()), maxAbs(g.prefix()));
         assertTrue(scale > 0, "the gradient is not zero");
-        for (int k = 0; k < 12; k++) {
+        for (int k = 0; k < coordinates; k++) {
             boolean inPrefix = k % 2 == 1;
             double[] v = inPrefix ? prefix : input;
             int i = pick.nextInt(v.length);
             double keep = v[i];
             v[i] = keep + eps;
-            double up = model.lossAndGradient(new Prompt.Deep(t, input, np, prefix), rows, labels).loss();
+            double up = model.lossAndGradient(prompt, rows, labels).loss();
             v[i] = keep - eps;
-            double down = model.lossAndGradient(new Prompt.Deep(t, input, np, prefix), rows, labels).loss();
+            double down = model.lossAndGradient(prompt, rows, labels).loss();
             v[i] = keep;
             double numeric = (up - down) / (2 * eps);
             double analytic = (inPrefix ? g.prefix() : g.input())[i];

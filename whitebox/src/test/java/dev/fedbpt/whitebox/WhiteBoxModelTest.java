@@ -12,7 +12,6 @@ import dev.fedbpt.inference.ModelOptions;
 import dev.fedbpt.inference.ModelSource;
 import dev.fedbpt.inference.PromptModel;
 import dev.fedbpt.inference.PromptSpec;
-import dev.fedbpt.inference.ScoreRow;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -52,25 +51,9 @@ class WhiteBoxModelTest {
         List<int[]> rows = rows(torch);
         for (int i = 0; i < rows.size(); i++) assertArrayEquals(onnx.encode(TEXTS[i]), rows.get(i), "same tokens");
         double[] soft = WhiteBoxCheck.gaussian(4 * torch.hiddenSize(), 0.05, 7);
-        float[] softF = new float[soft.length];
-        for (int i = 0; i < soft.length; i++) softF[i] = (float) soft[i];
-        List<ScoreRow> bare = new ArrayList<>();
-        List<ScoreRow> prompted = new ArrayList<>();
-        for (int[] row : rows) {
-            bare.add(ScoreRow.withoutPrompt(row));
-            prompted.add(ScoreRow.withEmbeddings(softF, row));
-        }
-        assertClose(onnx.score(bare), torch.score((Prompt) null, rows));
-        assertClose(onnx.score(prompted), torch.score(Prompt.Deep.input(4, soft), rows));
-    }
-
-    static void assertClose(float[][] expected, float[][] actual) {
-        assertEquals(expected.length, actual.length);
-        for (int r = 0; r < expected.length; r++) {
-            for (int c = 0; c < expected[r].length; c++) {
-                assertEquals(expected[r][c], actual[r][c], 1e-4, "row " + r + " class " + c);
-            }
-        }
+        double[] diffs = WhiteBoxCheck.differencesFromOnnx(onnx, torch, rows, soft);
+        assertTrue(diffs[0] < 1e-4, "without a prompt: max abs diff " + diffs[0]);
+        assertTrue(diffs[1] < 1e-4, "with a soft prompt: max abs diff " + diffs[1]);
     }
 
     @Test
