@@ -77,13 +77,13 @@ public final class RunFolder {
     }
 
     /** Whether a run has started in {@code directory}: its journal, or a checkpoint of it, is there. */
-    public static boolean holdsJournal(Path directory) {
+    public static boolean hasStarted(Path directory) {
         return Files.isRegularFile(JournalSettings.databaseFile(directory))
                 || Files.isRegularFile(JournalCheckpoint.file(directory));
     }
 
     /** Whether no journal and no result name the stored file's hash yet. */
     private static boolean nothingComputedIn(Path directory) {
-        return !holdsJournal(directory) && !holdsResult(directory);
+        return !hasStarted(directory) && !holdsResult(directory);
     }
 }

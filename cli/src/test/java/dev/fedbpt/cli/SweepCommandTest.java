@@ -126,6 +126,24 @@ class SweepCommandTest {
         assertEquals("finished", index().get("cells").get(2).get("status").asText());
     }
 
+    /** What a fresh checkout holds of a stopped cell: its files and checkpoint, not the git-ignored journal. */
+    @Test
+    void aStoppedCellCarriedAsItsCheckpointIsPartialAndResumesToTheSameResult() throws Exception {
+        assertEquals(Main.OK, sweep("--only", "fedbpt-seed1"), stdout() + console.stderr());
+        Path cell = results.resolve("fedbpt-seed1");
+        String sha = new ObjectMapper().readTree(result("fedbpt-seed1")).get("global_mean_sha256").asText();
+        Files.delete(cell.resolve("result.json"));
+        assertEquals(Main.OK, Main.execute("checkpoint", cell.toString()), console.stderr());
+        Files.delete(cell.resolve("journal.mv.db"));
+
+        assertEquals(Main.OK, sweep("--dry-run"), stdout() + console.stderr());
+        assertTrue(stdout().contains("0 finished, 1 partial, 3 new"), stdout());
+        assertEquals(Main.OK, sweep("--only", "fedbpt-seed1"), stdout() + console.stderr());
+        assertTrue(stdout().contains("journal rebuilt from checkpoint.sql.gz"), stdout());
+        assertEquals(sha, new ObjectMapper().readTree(result("fedbpt-seed1")).get("global_mean_sha256").asText());
+        assertFalse(Files.exists(cell.resolve("checkpoint.sql.gz")), "a finished cell deletes its checkpoint");
+    }
+
     @Test
     void theIndexNamesTheExecutionSettingsAFinishedCellRanWithOtherThanTheSweepFileAsks() throws Exception {
         assertEquals(Main.OK, sweep("--only", "fedbpt-seed1"), stdout() + console.stderr());

@@ -9,7 +9,7 @@ import java.util.Locale;
 public enum CellStatus {
     /** No run yet (or a folder with nothing but the stored configuration). */
     NEW,
-    /** A journal but no result: the run stopped and will be resumed. */
+    /** A journal (or its checkpoint) but no result: the run stopped and will be resumed. */
     PARTIAL,
     /** result.json is there: the cell is skipped. */
     FINISHED,
@@ -23,7 +23,7 @@ public enum CellStatus {
         if (RunFolder.holdsResult(folder)) {
             return FINISHED;
         }
-        return RunFolder.holdsJournal(folder) ? PARTIAL : NEW;
+        return RunFolder.hasStarted(folder) ? PARTIAL : NEW;
     }
 
     public String text() {
