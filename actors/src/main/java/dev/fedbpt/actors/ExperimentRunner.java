@@ -13,8 +13,6 @@ import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.Participation;
 import dev.fedbpt.inference.ScoringModel;
-import dev.fedbpt.persistence.JournalCheckpoint;
-import dev.fedbpt.persistence.JournalSchema;
 import dev.fedbpt.persistence.JournalSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,24 +50,31 @@ public final class ExperimentRunner {
         FederatedMethod method = ConfiguredMethod.of(config, binding); // a bad setting is refused before the folder
         ExperimentData.checkFiles(config); // and so is a missing dataset file
         models.check(config); // and a device this machine lacks
-        if (!RunFolder.holdsAnotherExperiment(runDirectory, config)
-                && JournalCheckpoint.restoreIfNoJournal(runDirectory)) { // before claim, which keeps config.conf
-            progress.accept("journal rebuilt from " + JournalCheckpoint.file(runDirectory).getFileName()
-                    + " (this folder's portable checkpoint)");
+        RunFolder.Claim claim = RunFolder.openForRun(runDirectory, config, progress);
+        String experimentHash = claim.experimentHash();
+        List<ScoringModel> sessions;
+        ExperimentData data;
+        try {
+            sessions = models.loadWorkers(config);
+            try {
+                binding.bind(sessions.get(0));
+                data = ExperimentData.prepare(config, sessions.get(0));
+            } catch (RuntimeException e) {
+                sessions.forEach(ScoringModel::close);
+                throw e;
+            }
+        } catch (RuntimeException refused) {
+            claim.release(); // a run refused before it computed anything leaves no folder to block the corrected one
+            throw refused;
         }
-        String experimentHash = RunFolder.claim(runDirectory, config);
-        JournalSchema.open(runDirectory, experimentHash);
         List<String> executionChanges = RunFolder.executionChanges(runDirectory, config);
         if (!executionChanges.isEmpty()) {
             progress.accept("continuing with other execution settings than " + RunFolder.CONFIG_FILE + "'s ("
                     + String.join(", ", executionChanges) + "); they do not change results");
         }
-        List<ScoringModel> sessions = models.loadWorkers(config);
         ActorSystem<Void> system = null;
         try {
             ScoringModel first = sessions.get(0);
-            binding.bind(first);
-            ExperimentData data = ExperimentData.prepare(config, first);
             progress.accept(describe(data, config));
             RunOutputs outputs = new RunOutputs(runDirectory, config, method, experimentHash, progress);
             List<RowScorer> scorers = sessions.stream().map(RowScorer::of).toList();

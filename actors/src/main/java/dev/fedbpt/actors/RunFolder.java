@@ -5,6 +5,7 @@ import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunLayout;
 import dev.fedbpt.persistence.JournalCheckpoint;
+import dev.fedbpt.persistence.JournalSchema;
 import dev.fedbpt.persistence.JournalSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A run folder belongs to one experiment: the configuration stored in its {@code config.conf} when it started. A
@@ -51,12 +53,63 @@ public final class RunFolder {
     }
 
     /**
-     * Stores the configuration in a new run folder, or checks that an existing folder holds the same experiment;
-     * returns the experiment's identity, the SHA-256 of the stored file, which the journal records.
+     * A run folder claimed for an experiment.
+     *
+     * @param experimentHash the SHA-256 of the stored configuration, which the journal records
+     * @param fresh          whether the folder held no configuration and nothing computed (no journal, checkpoint or
+     *                       result) before the claim: a run refused before it computes may then {@link #release} it
      */
-    public static String claim(Path directory, ExperimentConfig config) {
+    public record Claim(Path directory, String experimentHash, boolean fresh, boolean createdDirectory) {
+        /**
+         * Deletes what this run wrote into a fresh folder (its configuration and journal, and the folder itself
+         * when the run created it and it is empty), so that the corrected re-run with the same folder starts as
+         * new; a folder that held computed work is left as it was.
+         */
+        public void release() {
+            if (!fresh) {
+                return;
+            }
+            try {
+                Files.deleteIfExists(directory.resolve(CONFIG_FILE));
+                Files.deleteIfExists(JournalSettings.databaseFile(directory));
+                if (createdDirectory) {
+                    try (var left = Files.list(directory)) {
+                        if (left.findAny().isEmpty()) Files.delete(directory);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot remove what a refused run wrote in " + directory, e);
+            }
+        }
+    }
+
+    /**
+     * Prepares a run folder for the server of {@code config}'s run: rebuilds a missing journal from the folder's
+     * checkpoint (before the claim, which keeps the stored configuration of a folder that has one), claims the
+     * folder and opens the journal. A refusal while opening leaves a fresh folder as it was.
+     */
+    public static Claim openForRun(Path directory, ExperimentConfig config, Consumer<String> progress) {
+        if (!holdsAnotherExperiment(directory, config) && JournalCheckpoint.restoreIfNoJournal(directory)) {
+            progress.accept("journal rebuilt from " + JournalCheckpoint.FILE + " (this folder's portable checkpoint)");
+        }
+        Claim claim = claim(directory, config);
+        try {
+            JournalSchema.open(directory, claim.experimentHash());
+        } catch (RuntimeException refused) {
+            claim.release();
+            throw refused;
+        }
+        return claim;
+    }
+
+    /**
+     * Stores the configuration in a new run folder, or checks that an existing folder holds the same experiment.
+     */
+    public static Claim claim(Path directory, ExperimentConfig config) {
         Path stored = directory.resolve(CONFIG_FILE);
         try {
+            boolean createdDirectory = !Files.exists(directory);
+            boolean fresh = !Files.exists(stored) && nothingComputedIn(directory);
             Files.createDirectories(directory);
             if (holdsAnotherExperiment(directory, config)) {
                 throw new ConfigError(null, "run folder " + directory + " holds another experiment (" + stored
@@ -65,7 +118,8 @@ public final class RunFolder {
             if (!Files.exists(stored) || nothingComputedIn(directory)) {
                 RunOutputs.writeAtomically(stored, config.resolvedHocon());
             }
-            return ExperimentConfig.hashOf(Files.readString(stored, StandardCharsets.UTF_8));
+            return new Claim(directory, ExperimentConfig.hashOf(Files.readString(stored, StandardCharsets.UTF_8)),
+                    fresh, createdDirectory);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare run folder " + directory, e);
         }

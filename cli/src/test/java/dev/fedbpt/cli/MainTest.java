@@ -84,9 +84,41 @@ class MainTest {
     void malformedDatasetLineNamesFileAndLine() throws Exception {
         Path train = dir.resolve("bad.tsv");
         Files.writeString(train, "label\ttext\n1\tfine\nx\tbroken label\n");
+        Path run = dir.resolve("run");
         assertEquals(Main.BAD_INPUT, Main.execute("run", "--set", "model.backend=synthetic", "--set",
-                "data.train=" + train, "--out", dir.resolve("run").toString()));
+                "data.train=" + train, "--out", run.toString()));
         assertTrue(stderr().contains("bad.tsv:3"), stderr());
+        assertFalse(Files.exists(run), "a run refused while reading its data leaves no run folder behind");
+
+        Files.writeString(train, "label\ttext\n1\tfine\n0\tbroken label\n");
+        assertEquals(Main.OK, Main.execute("run", "--set", "model.backend=synthetic", "--set", "data.train=" + train,
+                "--set", "search.dimension=16", "--set", "search.local-iterations=2", "--set",
+                "data.shots-per-class=1", "--set", "federation.clients=2", "--rounds", "1", "--out", run.toString()),
+                stderr());
+    }
+
+    @Test
+    void aRunRefusedInAFolderThatHeldWorkLeavesTheWorkAsItWas() throws IOException {
+        Path train = dir.resolve("train.tsv");
+        Files.writeString(train, "label\ttext\n1\tfine\n0\tdull\n");
+        Path run = dir.resolve("run");
+        assertEquals(Main.OK, Main.execute("run", "--set", "model.backend=synthetic", "--set", "data.train=" + train,
+                "--set", "search.dimension=16", "--set", "search.local-iterations=2", "--set",
+                "data.shots-per-class=1", "--set", "federation.clients=2", "--rounds", "2", "--out", run.toString()),
+                stderr());
+        Files.delete(run.resolve("result.json"));
+        Files.writeString(train, "label\ttext\n1\tfine\nx\tdull\n"); // damaged after the run started
+        Map<String, String> before = contents(run);
+        assertEquals(Main.BAD_INPUT, Main.execute("resume", run.toString()), stderr());
+        assertTrue(stderr().contains("train.tsv:3"), stderr());
+        Map<String, String> after = contents(run);
+        assertEquals(before.get("config.conf"), after.get("config.conf"), "the stored configuration stays");
+        assertEquals(before.get("metrics.jsonl"), after.get("metrics.jsonl"));
+        assertTrue(Files.exists(run.resolve("journal.mv.db")), "the journal stays (H2 rewrites its file on open)");
+
+        Files.writeString(train, "label\ttext\n1\tfine\n0\tdull\n");
+        assertEquals(Main.OK, Main.execute("resume", run.toString()), stderr());
+        assertTrue(Files.exists(run.resolve("result.json")));
     }
 
     @Test

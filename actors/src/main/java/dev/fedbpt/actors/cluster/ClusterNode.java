@@ -35,7 +35,6 @@ import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.inference.ModelTokenizer;
 import dev.fedbpt.inference.ScoringModel;
-import dev.fedbpt.persistence.JournalSchema;
 import dev.fedbpt.persistence.JournalSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -123,9 +122,10 @@ public final class ClusterNode {
         if (node.has(NodeSettings.Role.INFERENCE)) {
             models.check(config); // a device this member lacks, before a server beside it claims the folder
         }
+        RunFolder.Claim claim = null;
         if (node.has(NodeSettings.Role.SERVER)) {
-            experimentHash = RunFolder.claim(runDirectory, config);
-            JournalSchema.open(runDirectory, experimentHash);
+            claim = RunFolder.openForRun(runDirectory, config, progress);
+            experimentHash = claim.experimentHash();
         }
         List<ScoringModel> sessions = List.of();
         List<ModelTokenizer> opened = new ArrayList<>();
@@ -165,6 +165,7 @@ public final class ClusterNode {
             return new ClusterNode(system, outputs, opened);
         } catch (RuntimeException e) {
             opened.forEach(ModelTokenizer::close);
+            if (claim != null) claim.release(); // refused before computing: a fresh folder is left as it was
             throw e;
         }
     }

@@ -51,7 +51,7 @@ public final class SameRun {
      * ran. The result is written last, so a copy that stops half-way leaves a cell that is not finished.
      */
     public static void copy(Cell twin, Cell cell) {
-        String configHash = RunFolder.claim(cell.folder(), cell.config());
+        String configHash = RunFolder.claim(cell.folder(), cell.config()).experimentHash();
         try {
             Path metrics = twin.folder().resolve(METRICS_FILE);
             if (Files.exists(metrics)) {
