@@ -157,8 +157,8 @@ public final class RunOutputs implements RunListener {
     /**
      * Dumps the journal into the run folder's checkpoint once {@code persistence.checkpoint-every} has passed since
      * the last one. It runs in the server's handler, after the round's events are stored, so the checkpoint holds
-     * whole rounds; a dump takes about a second for a 500-dimensional CMA-ES state. A failed dump is reported and
-     * the run goes on: the journal is intact.
+     * whole rounds (the server waits for the dump; its time was not measured apart from the round's). A failed dump
+     * is reported and the run goes on: the journal is intact.
      */
     private void checkpointIfDue(int round) {
         long now = System.nanoTime();
