@@ -34,7 +34,7 @@ public final class ConfiguredModels implements ModelFactory {
         TaskDefinition task = config.task();
         HeadSpec head = switch (model.head()) {
             case SIMILARITY -> new HeadSpec.Similarity(task.labelDescriptions(), model.temperature(),
-                    Pooling.valueOf(model.pooling().name()));
+                    Pooling.valueOf(model.pooling().name()), model.poolTokenPrompt());
             case MASKED_LM -> new HeadSpec.MaskedLm(task.labelWords());
         };
         try {

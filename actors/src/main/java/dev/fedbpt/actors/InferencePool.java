@@ -408,6 +408,7 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
             return new ScoreRow(null, row, embeddings.flattened(), labelledBy);
         }
         Prompt.Tokens tokens = (Prompt.Tokens) prompt;
-        return new ScoreRow(null, tokens.insertInto(row), null, labelledBy == null ? null : tokens.insertInto(labelledBy));
+        return new ScoreRow(null, tokens.insertInto(row), null, labelledBy == null ? null : tokens.insertInto(labelledBy),
+                tokens.ids().length);
     }
 }

@@ -62,6 +62,9 @@ class InferencePoolTest {
         assertArrayEquals(new double[] {0.5}, InferencePool.modelInput(new Prompt.Continuous(new double[] {0.5}), row).z());
         assertArrayEquals(new int[] {101, 9, 5, 102},
                 InferencePool.modelInput(new Prompt.Tokens(new int[] {9}), row).tokenIds());
+        assertEquals(1, InferencePool.modelInput(new Prompt.Tokens(new int[] {9}), row).tokenPrompt(),
+                "the head knows which tokens are the prompt's");
+        assertEquals(0, InferencePool.modelInput(new Prompt.Continuous(new double[] {0.5}), row).tokenPrompt());
         assertArrayEquals(new float[] {1, 2, 3, 4},
                 InferencePool.modelInput(new Prompt.Embeddings(new float[][] {{1, 2}, {3, 4}}), row).embeds());
     }

@@ -69,7 +69,7 @@ public final class ConfigLoader {
         Config completed = stored;
         for (SettingsRules rules : Methods.settingsRules()) {
             for (Map.Entry<String, String> missing : rules.beforeKeysExisted(valuesOf(stored)).entrySet()) {
-                completed = completed.withValue(missing.getKey(), ConfigValueFactory.fromAnyRef(missing.getValue()));
+                completed = completed.withValue(missing.getKey(), literal(missing.getValue()));
             }
         }
         Config withDefaults = completed.withFallback(reference()).resolve();
@@ -78,6 +78,12 @@ public final class ConfigLoader {
         } catch (ConfigError unknownValue) {
             return withDefaults; // refused, naming the key, when the configuration is read
         }
+    }
+
+    /** A value the method rules give as text, as the configuration would hold it written out: true, false, text. */
+    private static ConfigValue literal(String value) {
+        return ConfigValueFactory.fromAnyRef("true".equals(value) || "false".equals(value) ? Boolean.valueOf(value)
+                : value);
     }
 
     private static ExperimentConfig withOverrides(Config base, List<String> overrides, Config reference) {
@@ -305,6 +311,7 @@ public final class ConfigLoader {
                 r.longValue("model.projection-seed"),
                 r.intIn("model.intra-op-threads", 0, 1024),
                 r.enumValue("model.pooling", ExperimentConfig.Pooling.class),
+                r.bool("model.pool-token-prompt"),
                 r.device("model.device"));
         if (model.onnx().isEmpty() != model.tokenizer().isEmpty()) {
             throw new ConfigError("fedbpt.model.tokenizer",
@@ -379,6 +386,10 @@ public final class ConfigLoader {
 
         long longValue(String key) {
             return get(key, c::getLong);
+        }
+
+        boolean bool(String key) {
+            return get(key, c::getBoolean);
         }
 
         int intIn(String key, int min, int max) {

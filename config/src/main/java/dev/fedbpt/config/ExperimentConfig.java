@@ -222,7 +222,7 @@ public record ExperimentConfig(
     /** @param cudaDevice the CUDA device the ONNX backend runs on (model.device = cuda or cuda:N); empty: the CPU */
     public record Model(Backend backend, String bundled, String onnx, String tokenizer, Head head,
                         double temperature, int promptLength, PromptInjection promptInjection, long projectionSeed,
-                        int intraOpThreads, Pooling pooling, OptionalInt cudaDevice) {
+                        int intraOpThreads, Pooling pooling, boolean poolTokenPrompt, OptionalInt cudaDevice) {
 
         /**
          * A device as model.device (and model-check's --device) spell it: cpu, cuda (device 0) or cuda:N.

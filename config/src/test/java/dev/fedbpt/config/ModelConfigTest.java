@@ -1,6 +1,7 @@
 package dev.fedbpt.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -117,9 +118,27 @@ class ModelConfigTest {
         assertEquals(ConfigLoader.loadDefaults().canonicalHash(), loaded.canonicalHash());
     }
 
+    @Test
+    void aTokenPromptRunFolderFromBeforeThePoolingKeyPooledItsPromptAndNoOtherFolderChanges() throws IOException {
+        for (String method : List.of("fed-bbpt", "bdpl")) {
+            ExperimentConfig stored = storedWithout("pool-token-prompt", "experiment.method=" + method);
+            assertTrue(stored.model().poolTokenPrompt(), method + " on the similarity head pooled its tokens");
+            assertEquals(ConfigLoader.load(null, List.of("experiment.method=" + method,
+                    "model.pool-token-prompt=true")).experimentHocon(), stored.experimentHocon());
+        }
+        assertFalse(ConfigLoader.loadDefaults().model().poolTokenPrompt(), "a new run leaves the prompt out");
+        ExperimentConfig fedbpt = storedWithout("pool-token-prompt");
+        assertEquals(ConfigLoader.loadDefaults().experimentHocon(), fedbpt.experimentHocon(),
+                "a continuous prompt was never pooled: the folder is the same experiment as a new one");
+        List<String> maskedLm = List.of("experiment.method=fed-bbpt", "model.bundled=bert-base-uncased");
+        assertEquals(ConfigLoader.load(null, maskedLm).experimentHocon(),
+                storedWithout("pool-token-prompt", maskedLm.toArray(String[]::new)).experimentHocon(),
+                "the masked-LM head pools nothing");
+    }
+
     /** The defaults as a run folder written before the model section's {@code key} existed stores them, loaded. */
-    private ExperimentConfig storedWithout(String key) throws IOException {
-        String hocon = ConfigLoader.loadDefaults().resolvedHocon();
+    private ExperimentConfig storedWithout(String key, String... overrides) throws IOException {
+        String hocon = ConfigLoader.load(null, List.of(overrides)).resolvedHocon();
         String without = hocon.replaceAll("(?m)^\\s*" + key + "\\s*=.*\\R", "");
         assertNotEquals(hocon, without);
         Path stored = dir.resolve("config.conf");

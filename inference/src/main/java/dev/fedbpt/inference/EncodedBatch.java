@@ -10,19 +10,33 @@ import java.nio.LongBuffer;
  * in total, padding after. With {@link PromptSpec.Injection#ADD_AFTER_LAYERNORM} the prompt positions hold the
  * placeholder tokens' embeddings and {@code promptAdd} [batch, seq, hidden] holds A·z there and zeros elsewhere; it is
  * null with {@code PREPEND}. {@code labelRows} is null, or per row null or the row whose [MASK] gives the row's
- * label position ({@link ScoreRow#labelRow()}).
+ * label position ({@link ScoreRow#labelRow()}). {@code tokenPrompts} is null (none), or per row how many of its
+ * token ids after the first are a token prompt ({@link ScoreRow#tokenPrompt()}).
  */
 record EncodedBatch(int batch, int seq, int hidden, FloatBuffer embeds, LongBuffer mask,
-                    int[] lengths, int[] promptLengths, int[][] tokenIds, FloatBuffer promptAdd, int[][] labelRows) {
+                    int[] lengths, int[] promptLengths, int[][] tokenIds, FloatBuffer promptAdd, int[][] labelRows,
+                    int[] tokenPrompts) {
 
     EncodedBatch(int batch, int seq, int hidden, FloatBuffer embeds, LongBuffer mask,
                  int[] lengths, int[] promptLengths, int[][] tokenIds, FloatBuffer promptAdd) {
-        this(batch, seq, hidden, embeds, mask, lengths, promptLengths, tokenIds, promptAdd, null);
+        this(batch, seq, hidden, embeds, mask, lengths, promptLengths, tokenIds, promptAdd, null, null);
     }
 
     /** This batch with its rows' labels read where {@code rows} (per row null: the row itself) have [MASK]. */
     EncodedBatch withLabelRows(int[][] rows) {
-        return new EncodedBatch(batch, seq, hidden, embeds, mask, lengths, promptLengths, tokenIds, promptAdd, rows);
+        return new EncodedBatch(batch, seq, hidden, embeds, mask, lengths, promptLengths, tokenIds, promptAdd, rows,
+                tokenPrompts);
+    }
+
+    /** This batch with {@code lengths[r]} of row r's token ids after its first being a token prompt. */
+    EncodedBatch withTokenPrompts(int[] lengths) {
+        return new EncodedBatch(batch, seq, hidden, embeds, mask, this.lengths, promptLengths, tokenIds, promptAdd,
+                labelRows, lengths);
+    }
+
+    /** How many of row r's token ids after its first are a token prompt. */
+    int tokenPrompt(int r) {
+        return tokenPrompts == null ? 0 : tokenPrompts[r];
     }
 
     /** The row whose [MASK] is row r's label position. */

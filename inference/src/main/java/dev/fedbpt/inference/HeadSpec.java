@@ -15,9 +15,12 @@ public sealed interface HeadSpec permits HeadSpec.Similarity, HeadSpec.MaskedLm 
     /**
      * For encoder-only exports whose output is hidden states [batch, seq, hidden]: score of class c =
      * cos(pool(row), pool(labelDescriptions[c])) / temperature, pooling by {@code pooling} (mean or [CLS];
-     * {@link Pooling#DEFAULT} = the model's own, {@link ModelSource#defaultPooling()}).
+     * {@link Pooling#DEFAULT} = the model's own, {@link ModelSource#defaultPooling()}). The mean leaves a token
+     * prompt's positions out ({@link ScoreRow#tokenPrompt}) unless {@code poolsTokenPrompt}, the reading that
+     * averages them in with the sentence.
      */
-    record Similarity(List<String> labelDescriptions, double temperature, Pooling pooling) implements HeadSpec {
+    record Similarity(List<String> labelDescriptions, double temperature, Pooling pooling, boolean poolsTokenPrompt)
+            implements HeadSpec {
         public static final double DEFAULT_TEMPERATURE = 0.05;
 
         public Similarity {
@@ -27,8 +30,17 @@ public sealed interface HeadSpec permits HeadSpec.Similarity, HeadSpec.MaskedLm 
             if (pooling == null) throw new IllegalArgumentException("pooling must not be null (DEFAULT: the model's own)");
         }
 
+        public Similarity(List<String> labelDescriptions, double temperature, Pooling pooling) {
+            this(labelDescriptions, temperature, pooling, false);
+        }
+
         public Similarity(List<String> labelDescriptions, double temperature) {
             this(labelDescriptions, temperature, Pooling.DEFAULT);
+        }
+
+        /** How many of a row's {@code tokenPrompt} prompt tokens the mean leaves out: none if it pools them. */
+        public int tokenPromptLeftOut(int tokenPrompt) {
+            return poolsTokenPrompt ? 0 : tokenPrompt;
         }
 
         public Similarity(List<String> labelDescriptions) {
@@ -37,7 +49,7 @@ public sealed interface HeadSpec permits HeadSpec.Similarity, HeadSpec.MaskedLm 
 
         @Override
         public Similarity forModel(ModelSource source) {
-            return new Similarity(labelDescriptions, temperature, pooling.forModel(source));
+            return new Similarity(labelDescriptions, temperature, pooling.forModel(source), poolsTokenPrompt);
         }
 
         @Override

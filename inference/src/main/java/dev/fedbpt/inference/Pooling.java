@@ -22,9 +22,19 @@ public enum Pooling {
      * end ([SEP] included).
      */
     public int[] pooledIndices(int[] row, int separator) {
+        return pooledIndices(row, separator, 0);
+    }
+
+    /**
+     * As {@link #pooledIndices(int[], int)} for a row whose indices 1 to {@code tokenPrompt} hold a token prompt
+     * ({@link ScoreRow#tokenPrompt}): the mean leaves them out, as it leaves out a continuous prompt's positions, so
+     * that a long prompt does not outweigh the sentence in the embedding; it reaches the sentence's vectors through
+     * attention.
+     */
+    public int[] pooledIndices(int[] row, int separator, int tokenPrompt) {
         if (this == CLS) return new int[]{0};
         if (this != MEAN) throw new IllegalArgumentException("resolve Pooling.DEFAULT for the model first");
-        int start = inputStart(row, separator);
+        int start = Math.max(inputStart(row, separator), 1 + tokenPrompt);
         int[] idx = new int[1 + row.length - start];
         for (int i = start; i < row.length; i++) idx[1 + i - start] = i;
         return idx;

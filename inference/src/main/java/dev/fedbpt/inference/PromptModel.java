@@ -224,9 +224,9 @@ public final class PromptModel implements ScoringModel {
             double[][] labels = new double[rows.size()][];
             int separator = probe.get(0)[probe.get(0).length - 1];
             for (int c = 0; c < labels.length; c++) {
-                labels[c] = SimilarityHead.pool(out, width, batch, c, separator, s.pooling());
+                labels[c] = SimilarityHead.pool(out, width, batch, c, separator, s.pooling(), 0);
             }
-            return new SimilarityHead(labels, s.temperature(), separator, s.pooling());
+            return new SimilarityHead(labels, s.temperature(), separator, s.pooling(), s.poolsTokenPrompt());
         }
         HeadSpec.MaskedLm m = (HeadSpec.MaskedLm) spec;
         if (width != vocabularySize()) {
@@ -456,15 +456,21 @@ public final class PromptModel implements ScoringModel {
         }
         List<float[]> prompts = new ArrayList<>(rows.size());
         int[][] labelRows = null;
+        int[] tokenPrompts = null;
         for (int r = 0; r < rows.size(); r++) {
             prompts.add(zIndex[r] >= 0 ? expanded[zIndex[r]] : rows.get(r).embeds());
             if (rows.get(r).labelRow() != null) {
                 if (labelRows == null) labelRows = new int[rows.size()][];
                 labelRows[r] = rows.get(r).labelRow();
             }
+            if (rows.get(r).tokenPrompt() > 0) {
+                if (tokenPrompts == null) tokenPrompts = new int[rows.size()];
+                tokenPrompts[r] = rows.get(r).tokenPrompt();
+            }
         }
         EncodedBatch batch = encoder.encode(ids, prompts);
-        return labelRows == null ? batch : batch.withLabelRows(labelRows);
+        if (labelRows != null) batch = batch.withLabelRows(labelRows);
+        return tokenPrompts == null ? batch : batch.withTokenPrompts(tokenPrompts);
     }
 
     /**

@@ -12,8 +12,10 @@ package dev.fedbpt.inference;
  * @param labelRow {@code null}, or a row of the same length whose [MASK] says where a masked-LM head reads this
  *                 row's label (a perturbed copy is read where its clean row has [MASK], even where its own token
  *                 there was replaced)
+ * @param tokenPrompt how many of {@code tokenIds}, right after the first, are a token prompt rather than the row's own
+ *                 text (0: none); the similarity head leaves them out of its mean ({@link Pooling#pooledIndices})
  */
-public record ScoreRow(double[] z, int[] tokenIds, float[] embeds, int[] labelRow) {
+public record ScoreRow(double[] z, int[] tokenIds, float[] embeds, int[] labelRow, int tokenPrompt) {
     public ScoreRow {
         if (tokenIds == null || tokenIds.length < 1) throw new IllegalArgumentException("a row needs at least one token");
         if (z != null && embeds != null) {
@@ -26,6 +28,15 @@ public record ScoreRow(double[] z, int[] tokenIds, float[] embeds, int[] labelRo
             throw new IllegalArgumentException("a row of " + tokenIds.length + " tokens with a label row of "
                     + labelRow.length);
         }
+        if (tokenPrompt < 0 || tokenPrompt >= tokenIds.length) {
+            throw new IllegalArgumentException("a token prompt of " + tokenPrompt + " tokens in a row of "
+                    + tokenIds.length);
+        }
+    }
+
+    /** A row without a token prompt. */
+    public ScoreRow(double[] z, int[] tokenIds, float[] embeds, int[] labelRow) {
+        this(z, tokenIds, embeds, labelRow, 0);
     }
 
     public ScoreRow(double[] z, int[] tokenIds) {

@@ -3,6 +3,7 @@ package dev.fedbpt.inference;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -49,11 +50,44 @@ class SimilarityHeadTest {
                 output[off + 1] = -(10 * r + i + 1);
             }
         }
-        assertArrayEquals(new double[] {1, -1}, SimilarityHead.pool(output, width, batch, 0, SEP, Pooling.CLS));
-        assertArrayEquals(new double[] {11, -11}, SimilarityHead.pool(output, width, batch, 1, SEP, Pooling.CLS));
+        assertArrayEquals(new double[] {1, -1}, SimilarityHead.pool(output, width, batch, 0, SEP, Pooling.CLS, 0));
+        assertArrayEquals(new double[] {11, -11}, SimilarityHead.pool(output, width, batch, 1, SEP, Pooling.CLS, 0));
         assertArrayEquals(SimilarityHead.pool(output, width, batch, 1, SEP),
-                SimilarityHead.pool(output, width, batch, 1, SEP, Pooling.MEAN));
+                SimilarityHead.pool(output, width, batch, 1, SEP, Pooling.MEAN, 0));
         assertThrows(IllegalArgumentException.class,
-                () -> SimilarityHead.pool(output, width, batch, 0, SEP, Pooling.DEFAULT));
+                () -> SimilarityHead.pool(output, width, batch, 0, SEP, Pooling.DEFAULT, 0));
+    }
+
+    @Test
+    void aTokenPromptIsLeftOutOfTheMeanUnlessTheHeadPoolsIt() {
+        // Row 0: [CLS], a two-token prompt 900 901, the text 5 6, [SEP]; row 1 the same text without a prompt.
+        int[][] tokens = {{CLS, 900, 901, 5, 6, SEP}, {CLS, 5, 6, SEP}};
+        int seq = 6;
+        EncodedBatch batch = new EncodedBatch(2, seq, 1, null, null, new int[] {6, 4}, new int[] {0, 0}, tokens)
+                .withTokenPrompts(new int[] {2, 0});
+        float[] output = new float[2 * seq];
+        for (int i = 0; i < tokens[0].length; i++) output[batch.positionOf(0, i)] = i;
+        for (int i = 0; i < tokens[1].length; i++) output[seq + batch.positionOf(1, i)] = i == 0 ? 0 : i + 2;
+        assertArrayEquals(new double[] {(0 + 3 + 4 + 5) / 4.0},
+                SimilarityHead.pool(output, 1, batch, 0, SEP, Pooling.MEAN, 2), "[CLS], 5, 6, [SEP]");
+        assertArrayEquals(SimilarityHead.pool(output, 1, batch, 1, SEP),
+                SimilarityHead.pool(output, 1, batch, 0, SEP, Pooling.MEAN, 2), "as the row without the prompt");
+        assertArrayEquals(new double[] {(0 + 1 + 2 + 3 + 4 + 5) / 6.0},
+                SimilarityHead.pool(output, 1, batch, 0, SEP, Pooling.MEAN, 0), "pooled with the sentence");
+        assertArrayEquals(new int[] {0, 3, 4, 5}, Pooling.MEAN.pooledIndices(tokens[0], SEP, 2));
+        assertArrayEquals(new int[] {0}, Pooling.CLS.pooledIndices(tokens[0], SEP, 2));
+
+        // Two hidden units: the text's positions point to label 0, the prompt's (five times longer) to label 1.
+        int width = 2;
+        float[] wide = new float[2 * seq * width];
+        for (int i = 0; i < tokens[0].length; i++) {
+            boolean prompt = i == 1 || i == 2;
+            wide[batch.positionOf(0, i) * width + (prompt ? 1 : 0)] = prompt ? 5 : 1;
+        }
+        double[][] labels = {{1, 0}, {0, 1}};
+        float[] left = new SimilarityHead(labels, 1, SEP, Pooling.MEAN, false).scores(wide, width, batch)[0];
+        float[] pooled = new SimilarityHead(labels, 1, SEP, Pooling.MEAN, true).scores(wide, width, batch)[0];
+        assertArrayEquals(new float[] {1, 0}, left, "the sentence alone");
+        assertTrue(pooled[1] > pooled[0], "the prompt outweighs the sentence: " + pooled[0] + ", " + pooled[1]);
     }
 }

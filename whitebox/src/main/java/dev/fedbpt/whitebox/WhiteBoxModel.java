@@ -20,6 +20,7 @@ import dev.fedbpt.inference.PromptTokenizer;
 import dev.fedbpt.inference.ScoreRow;
 import dev.fedbpt.inference.ScoringModel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,7 +92,7 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
             for (String d : similarity.labelDescriptions()) rows.add(tokenizer.encode(d));
             this.labelUnitT = torch.call(() -> {
                 try (NDManager call = encoder.manager().newSubManager()) {
-                    NDArray unitT = pooledUnit(call, null, null, null, rows).transpose().duplicate();
+                    NDArray unitT = pooledUnit(call, null, null, null, rows, null).transpose().duplicate();
                     unitT.attach(encoder.manager());
                     return unitT;
                 }
@@ -247,9 +248,11 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
                 throw new UnsupportedOperationException("the white-box backend takes prompts as embeddings or deep "
                         + "prompts, not as a projected z (FedBPT's prompts run on model.backend = onnx)");
             }
-            Prompt prompt = row.embeds() == null ? null : Prompt.Deep.input(row.embeds().length / hiddenSize(),
+            Prompt.Deep prompt = row.embeds() == null ? null : Prompt.Deep.input(row.embeds().length / hiddenSize(),
                     doubles(row.embeds()));
-            out[r] = score(prompt, List.of(row.tokenIds()))[0];
+            if (prompt != null) prompt.checkShape(hiddenSize(), layers());
+            int[] tokenPrompt = {row.tokenPrompt()};
+            out[r] = torch.call(() -> scoreAlone(prompt, List.of(row.tokenIds()), tokenPrompt))[0];
         }
         return out;
     }
@@ -261,10 +264,11 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     @Override
     public float[][] score(Prompt prompt, List<int[]> rows) {
         Prompt.Deep deep = deep(prompt);
-        return torch.call(() -> scoreAlone(deep, rows));
+        return torch.call(() -> scoreAlone(deep, rows, null));
     }
 
-    private float[][] scoreAlone(Prompt.Deep deep, List<int[]> rows) {
+    /** @param tokenPrompts per row the length of its token prompt ({@link ScoreRow#tokenPrompt}), or null: none */
+    private float[][] scoreAlone(Prompt.Deep deep, List<int[]> rows, int[] tokenPrompts) {
         // no autograd graph for a forward pass alone (libtorch records one by default on every thread)
         boolean before = JniUtils.isGradMode();
         JniUtils.setGradMode(false);
@@ -276,7 +280,9 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
                     NDArray input = deep == null || deep.inputLength() == 0 ? null : param(call, deep.input(), false);
                     NDArray prefix = deep == null || deep.prefixLength() == 0 ? null
                             : param(call, deep.prefix(), false);
-                    float[][] scores = toFloats(classScores(call, deep, input, prefix, chunk));
+                    int[] chunkPrompts = tokenPrompts == null ? null
+                            : Arrays.copyOfRange(tokenPrompts, from, from + chunk.size());
+                    float[][] scores = toFloats(classScores(call, deep, input, prefix, chunk, chunkPrompts));
                     System.arraycopy(scores, 0, out, from, scores.length);
                 }
             }
@@ -382,9 +388,15 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
 
     /** The head's class scores [rows, classes] of {@code rows} under the prompt arrays given. */
     private NDArray classScores(NDManager call, Prompt.Deep prompt, NDArray input, NDArray prefix, List<int[]> rows) {
+        return classScores(call, prompt, input, prefix, rows, null);
+    }
+
+    /** As above, for rows whose token prompts ({@link ScoreRow#tokenPrompt}, null: none) the similarity head skips. */
+    private NDArray classScores(NDManager call, Prompt.Deep prompt, NDArray input, NDArray prefix, List<int[]> rows,
+                                int[] tokenPrompts) {
         if (similarity != null) {
             // cos(row, label) / temperature
-            return pooledUnit(call, prompt, input, prefix, rows).matMul(labelUnitT)
+            return pooledUnit(call, prompt, input, prefix, rows, tokenPrompts).matMul(labelUnitT)
                     .div(TorchEncoder.scalar(call, similarity.temperature()));
         }
         int t = promptLength(prompt);
@@ -424,14 +436,16 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     }
 
     /** The rows' pooled, unit-length output vectors [rows, hidden] under the prompt arrays given. */
-    private NDArray pooledUnit(NDManager call, Prompt.Deep prompt, NDArray input, NDArray prefix, List<int[]> rows) {
+    private NDArray pooledUnit(NDManager call, Prompt.Deep prompt, NDArray input, NDArray prefix, List<int[]> rows,
+                               int[] tokenPrompts) {
         int t = promptLength(prompt);
         int b = rows.size();
         int s = positions(prompt, rows);
         float[] pool = new float[b * s];
         Pooling pooling = similarity.pooling();
         for (int r = 0; r < b; r++) {
-            int[] pooled = pooling.pooledIndices(rows.get(r), separator);
+            int leftOut = tokenPrompts == null ? 0 : similarity.tokenPromptLeftOut(tokenPrompts[r]);
+            int[] pooled = pooling.pooledIndices(rows.get(r), separator, leftOut);
             for (int i : pooled) pool[r * s + (i == 0 ? 0 : i + t)] = 1f / pooled.length;
         }
         NDArray out = hidden(call, prompt, input, prefix, rows);

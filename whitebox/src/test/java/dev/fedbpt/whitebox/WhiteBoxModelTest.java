@@ -2,6 +2,7 @@ package dev.fedbpt.whitebox;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,7 +13,9 @@ import dev.fedbpt.inference.ModelOptions;
 import dev.fedbpt.inference.ModelSource;
 import dev.fedbpt.inference.PromptModel;
 import dev.fedbpt.inference.PromptSpec;
+import dev.fedbpt.inference.ScoreRow;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,6 +57,39 @@ class WhiteBoxModelTest {
         double[] diffs = WhiteBoxCheck.differencesFromOnnx(onnx, torch, rows, soft);
         assertTrue(diffs[0] < 1e-4, "without a prompt: max abs diff " + diffs[0]);
         assertTrue(diffs[1] < 1e-4, "with a soft prompt: max abs diff " + diffs[1]);
+    }
+
+    @Test
+    void aTokenPromptIsLeftOutOfThePoolingOnBothBackends() throws Exception {
+        int[] prompt = {2307, 2204, 6517, 1996, 2009}; // great, good, sad, the, it
+        List<ScoreRow> tokenRows = new ArrayList<>();
+        List<ScoreRow> pooledRows = new ArrayList<>();
+        for (int[] row : rows(torch)) {
+            int[] withPrompt = new Prompt.Tokens(prompt).insertInto(row);
+            tokenRows.add(new ScoreRow(null, withPrompt, null, null, prompt.length));
+            pooledRows.add(ScoreRow.withoutPrompt(withPrompt)); // the tokens read as the row's own text
+        }
+        float[][] onnxLeftOut = onnx.score(tokenRows);
+        float[][] torchLeftOut = torch.score(tokenRows);
+        double diff = 0;
+        for (int r = 0; r < onnxLeftOut.length; r++) {
+            for (int c = 0; c < onnxLeftOut[r].length; c++) {
+                diff = Math.max(diff, Math.abs(onnxLeftOut[r][c] - torchLeftOut[r][c]));
+            }
+        }
+        assertTrue(diff < 1e-4, "ONNX Runtime and the PyTorch rebuild: max abs diff " + diff);
+        float[][] pooled = onnx.score(pooledRows);
+        for (int r = 0; r < pooled.length; r++) {
+            assertFalse(Arrays.equals(pooled[r], onnxLeftOut[r]), "row " + r + ": the prompt's positions are not pooled");
+        }
+        var pooling = new HeadSpec.Similarity(HEAD.labelDescriptions(), HEAD.temperature(), HEAD.pooling(), true);
+        try (PromptModel legacy = PromptModel.load(ModelSource.bundled(), new PromptSpec(4, 10, 3L,
+                PromptSpec.Injection.PREPEND), pooling, ModelOptions.defaults().withIntraOpThreads(1))) {
+            float[][] legacyScores = legacy.score(tokenRows);
+            for (int r = 0; r < pooled.length; r++) {
+                assertArrayEquals(pooled[r], legacyScores[r], "row " + r + ": the pooling reading, to the bit");
+            }
+        }
     }
 
     @Test

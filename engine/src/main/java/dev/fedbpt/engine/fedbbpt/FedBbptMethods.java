@@ -18,6 +18,9 @@ import java.util.List;
  * </ul>
  */
 public final class FedBbptMethods {
+    /** The methods whose prompts are tokens ({@link dev.fedbpt.engine.method.Prompt.Tokens}). */
+    static final List<String> NAMES = List.of("fed-bbpt", "bdpl");
+
     private FedBbptMethods() {}
 
     public static List<MethodEntry> entries() {

@@ -4,6 +4,7 @@ import dev.fedbpt.engine.dlsec.DlsEcMethods;
 import dev.fedbpt.engine.dlsec.DlsEcPayloads;
 import dev.fedbpt.engine.fedbbpt.FedBbptMethods;
 import dev.fedbpt.engine.fedbbpt.FedBbptPayloads;
+import dev.fedbpt.engine.fedbbpt.FedBbptSettings;
 import dev.fedbpt.engine.fedbpt.CmaesPayloads;
 import dev.fedbpt.engine.fedbpt.FedBptMethods;
 import dev.fedbpt.engine.fedbpt.FedBptSettings;
@@ -26,7 +27,7 @@ public final class Methods {
 
     private static final Map<String, MethodEntry> METHODS = new LinkedHashMap<>();
     private static final Map<String, PayloadCodec> CODECS = new LinkedHashMap<>();
-    private static final List<SettingsRules> RULES = List.of(new FedBptSettings());
+    private static final List<SettingsRules> RULES = List.of(new FedBptSettings(), new FedBbptSettings());
 
     static {
         FedBptMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));
