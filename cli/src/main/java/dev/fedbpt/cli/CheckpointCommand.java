@@ -26,9 +26,7 @@ final class CheckpointCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!Files.isRegularFile(RunLayout.config(directory))) {
-            throw new ConfigError(null, directory + " is not a fedbpt run folder (no config.conf)");
-        }
+        RunLayout.requireConfig(directory);
         if (Files.isRegularFile(RunLayout.result(directory))) {
             System.out.println("fedbpt: " + directory + " is finished: its result.json and metrics.jsonl are its "
                     + "outcome, no checkpoint is needed");

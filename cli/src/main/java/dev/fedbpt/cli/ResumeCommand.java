@@ -32,10 +32,7 @@ final class ResumeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws java.io.IOException {
         logging.apply();
-        Path stored = RunLayout.config(directory);
-        if (!Files.isRegularFile(stored)) {
-            throw new ConfigError(null, directory + " is not a fedbpt run folder (no config.conf)");
-        }
+        Path stored = RunLayout.requireConfig(directory);
         for (String override : overrides) {
             String key = ConfigLoader.overrideKey(override);
             if (!ExperimentConfig.isExecutionKey(key)) {

@@ -128,6 +128,16 @@ class MainTest {
     }
 
     @Test
+    void resumeAndCheckpointOfAMissingFolderSayItDoesNotExist() {
+        Path missing = dir.resolve("no-such-run");
+        for (String command : List.of("resume", "checkpoint")) {
+            assertEquals(Main.BAD_INPUT, Main.execute(command, missing.toString()));
+            assertTrue(stderr().contains("run folder " + missing + " does not exist"), stderr());
+            assertFalse(Files.exists(missing), command + " creates nothing");
+        }
+    }
+
+    @Test
     void runThenResumeOfTheFinishedRunPrintsItsResult() {
         Path run = dir.resolve("run");
         int code = Main.execute("run", "--set", "model.backend=synthetic", "--set", "search.dimension=16",

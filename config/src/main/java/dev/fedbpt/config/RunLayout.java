@@ -1,5 +1,6 @@
 package dev.fedbpt.config;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -18,6 +19,22 @@ public final class RunLayout {
     public static final String SWEEP_INDEX_FILE = "sweep.json";
 
     private RunLayout() {}
+
+    /**
+     * The stored configuration of the run folder {@code run}, which a command that continues or reads a run needs.
+     *
+     * @throws ConfigError saying that the folder does not exist, or is not a run folder
+     */
+    public static Path requireConfig(Path run) {
+        if (!Files.exists(run)) {
+            throw new ConfigError(null, "run folder " + run + " does not exist");
+        }
+        Path stored = config(run);
+        if (!Files.isRegularFile(stored)) {
+            throw new ConfigError(null, run + " is not a fedbpt run folder (no " + CONFIG_FILE + ")");
+        }
+        return stored;
+    }
 
     public static Path config(Path run) {
         return run.resolve(CONFIG_FILE);
