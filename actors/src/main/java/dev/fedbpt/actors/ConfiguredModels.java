@@ -31,23 +31,56 @@ public final class ConfiguredModels implements ModelFactory {
         if (model.backend() == ExperimentConfig.Backend.SYNTHETIC) {
             return synthetic(config);
         }
-        TaskDefinition task = config.task();
-        HeadSpec head = switch (model.head()) {
-            case SIMILARITY -> new HeadSpec.Similarity(task.labelDescriptions(), model.temperature(),
-                    Pooling.valueOf(model.pooling().name()), model.poolTokenPrompt());
-            case MASKED_LM -> new HeadSpec.MaskedLm(task.labelWords());
-        };
-        try {
-            if (model.backend() == ExperimentConfig.Backend.PYTORCH) {
-                return WhiteBoxModel.load(source(model), head, WhiteBoxModel.Precision.FLOAT32,
+        if (model.backend() == ExperimentConfig.Backend.PYTORCH) {
+            try {
+                return WhiteBoxModel.load(source(model), head(config), WhiteBoxModel.Precision.FLOAT32,
                         whiteBoxReserved(config));
+            } catch (ModelLoadException e) {
+                throw new ConfigError("fedbpt.model.onnx", e.getMessage());
             }
-            return PromptModel.load(source(model), prompt(config), head, options(model));
+        }
+        if (model.precision() == ExperimentConfig.Precision.INT8) {
+            ExperimentData data;
+            try (ModelTokenizer tokenizer = tokenizer(config)) {
+                data = ExperimentData.prepare(config, tokenizer);
+            }
+            return loadOnnx(config, calibration(data, config));
+        }
+        return loadOnnx(config, null);
+    }
+
+    /**
+     * How an int8 model of {@code config} calibrates: on {@link ExperimentData#calibrationRows} of its training
+     * rows, its prompts' z drawn from the experiment seed.
+     */
+    public static ModelOptions.Int8 calibration(ExperimentData data, ExperimentConfig config) {
+        long seed = config.experiment().seed();
+        return new ModelOptions.Int8(data.calibrationRows(seed), seed);
+    }
+
+    /**
+     * The onnx backend's model for {@code config}, its linear layers in int8 calibrated as {@code int8} says
+     * ({@link ModelOptions.Int8}; null: fp32).
+     */
+    public PromptModel loadOnnx(ExperimentConfig config, ModelOptions.Int8 int8) {
+        try {
+            return PromptModel.load(source(config.model()), prompt(config), head(config),
+                    options(config.model()).withInt8(int8));
         } catch (DeviceUnavailableException e) {
             throw refusedDevice(e);
         } catch (ModelLoadException e) {
             throw new ConfigError("fedbpt.model.onnx", e.getMessage());
         }
+    }
+
+    private static HeadSpec head(ExperimentConfig config) {
+        ExperimentConfig.Model model = config.model();
+        TaskDefinition task = config.task();
+        return switch (model.head()) {
+            case SIMILARITY -> new HeadSpec.Similarity(task.labelDescriptions(), model.temperature(),
+                    Pooling.valueOf(model.pooling().name()), model.poolTokenPrompt());
+            case MASKED_LM -> new HeadSpec.MaskedLm(task.labelWords());
+        };
     }
 
     @Override

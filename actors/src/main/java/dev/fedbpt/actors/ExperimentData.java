@@ -31,6 +31,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -48,6 +49,28 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
 
     public ExperimentData(TaskDefinition task, List<LocalData> clients, Evaluator.TestSet testSet) {
         this(task, clients, testSet, null, Participation.everyone(clients.size()));
+    }
+
+    /** Training rows an int8 model calibrates on ({@code model.precision}): at most this many. */
+    public static final int CALIBRATION_ROWS = 64;
+    /** Sets the calibration draw apart from the other draws of the experiment seed ("int8" in ASCII). */
+    private static final long CALIBRATION_STREAM = 0x696e7438L;
+
+    /**
+     * {@link #CALIBRATION_ROWS} of the clients' training rows (all, if fewer), drawn by {@code seed} from the rows of
+     * every client in turn; never test rows. The same rows on every start and every worker.
+     */
+    public List<int[]> calibrationRows(long seed) {
+        List<int[]> pooled = new ArrayList<>();
+        for (LocalData client : clients) pooled.addAll(client.tokenIds());
+        SplittableRandom random = new SplittableRandom(seed ^ CALIBRATION_STREAM);
+        for (int i = pooled.size() - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int[] t = pooled.get(i);
+            pooled.set(i, pooled.get(j));
+            pooled.set(j, t);
+        }
+        return List.copyOf(pooled.subList(0, Math.min(CALIBRATION_ROWS, pooled.size())));
     }
 
     public static ExperimentData prepare(ExperimentConfig config, ModelTokenizer tokenizer) {

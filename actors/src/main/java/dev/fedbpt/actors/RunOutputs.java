@@ -2,6 +2,7 @@ package dev.fedbpt.actors;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunFields;
 import dev.fedbpt.config.RunLayout;
@@ -244,6 +245,7 @@ public final class RunOutputs implements RunListener {
         // How the method was set up, as it says (FedBPT: the reading that produced this result, item by item).
         result.putAll(method.resultFields(state.global()));
         result.put(RunFields.SEED, config.experiment().seed());
+        result.put(RunFields.PRECISION, ConfigLoader.valueName(config.model().precision()));
         result.put(RunFields.ROUNDS_COMPLETED, state.roundsCompleted());
         boolean icl = config.experiment().traits().demonstrations();
         // An ICL run's round-0 evaluation scores the inputs with their demonstrations: not the zero-shot baseline.

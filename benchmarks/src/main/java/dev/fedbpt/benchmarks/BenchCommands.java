@@ -29,7 +29,7 @@ public final class BenchCommands {
 
     /** picocli command objects, each with its own {@code @Command} name. */
     public static List<Object> all() {
-        return List.of(new CmaesCommand(), new DlsEcCommand(), new ClientMemoryCommand());
+        return List.of(new CmaesCommand(), new DlsEcCommand(), new ClientMemoryCommand(), new PrecisionCommand());
     }
 
     @Command(name = "dls-ec", mixinStandardHelpOptions = true,
@@ -106,6 +106,70 @@ public final class BenchCommands {
             }
             System.out.println("(fedbpt: 5 candidates a step through ONNX Runtime; forward-pytorch: the same on the "
                     + "white-box backend without gradients; fedprompt / fedp-tuning: one backward pass a step)");
+            return CommandLine.ExitCode.OK;
+        }
+    }
+
+    @Command(name = "precision", mixinStandardHelpOptions = true,
+            description = "fp32 against static int8 (linear layers) on one experiment's model and task, side by side: "
+                    + "zero-shot accuracy on its test rows and forward rows per second on batches of them. The int8 "
+                    + "model is calibrated on training rows drawn by the seed. E.g. --set model.bundled="
+                    + "bert-base-uncased with the SST-2 data keys of experiments/sst2-iid-fedbpt.conf.")
+    static final class PrecisionCommand implements Callable<Integer> {
+        @Option(names = "--config", description = "Experiment configuration file (default: the built-in defaults).")
+        java.nio.file.Path configFile;
+
+        @Option(names = "--set", description = "Configuration override, repeatable (model, data, intra-op threads).")
+        List<String> overrides = new ArrayList<>();
+
+        @Option(names = "--batch", split = ",", defaultValue = "32,64",
+                description = "Batch sizes timed (default ${DEFAULT-VALUE}).")
+        int[] batches;
+
+        @Option(names = "--repeats", defaultValue = "5", description = "Timed forwards per model and batch; the "
+                + "median is shown (default ${DEFAULT-VALUE}).")
+        int repeats;
+
+        @Option(names = "--json", description = "Print one JSON object instead of a table.")
+        boolean json;
+
+        @Override
+        public Integer call() throws JsonProcessingException {
+            ExperimentConfig config = ConfigLoader.load(configFile, overrides);
+            PrecisionBench.Result r = PrecisionBench.measure(config, batches, repeats,
+                    line -> System.err.println("fedbpt: bench precision: " + line));
+            if (json) {
+                Map<String, Object> out = new LinkedHashMap<>();
+                out.put("model", r.model());
+                out.put("task", r.task());
+                out.put("test_rows", r.testRows());
+                out.put("accuracy_fp32", r.accuracyFp32());
+                out.put("accuracy_int8", r.accuracyInt8());
+                out.put("agreement", r.agreement());
+                out.put("speedup", r.speedup());
+                out.put("throughput", r.throughput().stream().map(t -> {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("batch", t.batch());
+                    row.put("mean_tokens", t.meanTokens());
+                    row.put("rows_per_second_fp32", t.fp32RowsPerSecond());
+                    row.put("rows_per_second_int8", t.int8RowsPerSecond());
+                    row.put("speedup", t.speedup());
+                    return row;
+                }).toList());
+                System.out.println(new ObjectMapper().writeValueAsString(out));
+                return CommandLine.ExitCode.OK;
+            }
+            System.out.printf(Locale.ROOT, "%s on %s, %d test rows, %d cores, intra-op threads %d%n", r.model(),
+                    r.task(), r.testRows(), Runtime.getRuntime().availableProcessors(),
+                    config.model().intraOpThreads());
+            System.out.printf(Locale.ROOT, "zero-shot accuracy: fp32 %.4f, int8 %.4f (same class on %.1f%% of the "
+                    + "rows)%n", r.accuracyFp32(), r.accuracyInt8(), 100 * r.agreement());
+            System.out.printf(Locale.ROOT, "%6s %12s %14s %14s %8s%n", "batch", "mean tokens", "fp32 rows/s",
+                    "int8 rows/s", "speedup");
+            for (PrecisionBench.Throughput t : r.throughput()) {
+                System.out.printf(Locale.ROOT, "%6d %12.1f %14.1f %14.1f %7.2fx%n", t.batch(), t.meanTokens(),
+                        t.fp32RowsPerSecond(), t.int8RowsPerSecond(), t.speedup());
+            }
             return CommandLine.ExitCode.OK;
         }
     }

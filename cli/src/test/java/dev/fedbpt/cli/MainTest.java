@@ -49,6 +49,21 @@ class MainTest {
     }
 
     @Test
+    void benchPrecisionPrintsBothAccuraciesAndTheSpeedupUnderOneStem() throws Exception {
+        assertEquals(Main.OK, Main.execute("bench", "precision", "--json", "--batch", "4", "--repeats", "1",
+                "--set", "model.intra-op-threads=1"), stderr());
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(stdout());
+        assertEquals("all-minilm-l6-v2", json.get("model").asText());
+        for (String key : List.of("accuracy_fp32", "accuracy_int8", "agreement")) {
+            double value = json.get(key).asDouble();
+            assertTrue(value >= 0 && value <= 1, key + " " + value);
+        }
+        assertTrue(json.get("agreement").asDouble() > 0.9, "int8 classes most rows as fp32 does: " + stdout());
+        assertTrue(json.get("speedup").asDouble() > 0, stdout());
+        assertEquals(4, json.get("throughput").get(0).get("batch").asInt());
+    }
+
+    @Test
     void unknownConfigKeyIsBadInputWithSuggestion() {
         assertEquals(Main.BAD_INPUT, Main.execute("run", "--set", "search.sigm0=1", "--out", dir.toString()));
         assertTrue(stderr().contains("did you mean fedbpt.search.sigma0"), stderr());

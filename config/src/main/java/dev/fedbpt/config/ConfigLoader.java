@@ -312,6 +312,7 @@ public final class ConfigLoader {
                 r.intIn("model.intra-op-threads", 0, 1024),
                 r.enumValue("model.pooling", ExperimentConfig.Pooling.class),
                 r.bool("model.pool-token-prompt"),
+                r.enumValue("model.precision", ExperimentConfig.Precision.class),
                 r.device("model.device"));
         if (model.onnx().isEmpty() != model.tokenizer().isEmpty()) {
             throw new ConfigError("fedbpt.model.tokenizer",
@@ -322,6 +323,12 @@ public final class ConfigLoader {
             throw new ConfigError(ROOT + ".model.backend", experiment.method() + " trains its prompt by "
                     + "backpropagation and needs model.backend = \"pytorch\" (the white-box backend), got "
                     + valueName(model.backend()));
+        }
+        if (model.precision() == ExperimentConfig.Precision.INT8
+                && (model.backend() != ExperimentConfig.Backend.ONNX || model.cudaDevice().isPresent())) {
+            throw new ConfigError(ROOT + ".model.precision", "int8 runs on the onnx backend on the CPU, got "
+                    + "model.backend = " + valueName(model.backend()) + ", model.device = \""
+                    + r.string("model.device") + "\"");
         }
         if (model.cudaDevice().isPresent() && model.backend() != ExperimentConfig.Backend.ONNX) {
             throw new ConfigError(ROOT + ".model.device", "only the onnx backend runs on CUDA (the pytorch backend "

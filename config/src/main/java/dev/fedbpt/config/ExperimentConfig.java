@@ -164,6 +164,9 @@ public record ExperimentConfig(
     /** How the similarity head pools a row's output vectors: the model's own, mean, or [CLS]. */
     public enum Pooling { DEFAULT, MEAN, CLS }
 
+    /** The arithmetic of the graph's linear layers: fp32, or static int8 calibrated on training rows. */
+    public enum Precision { FP32, INT8 }
+
     public enum Backend { ONNX, SYNTHETIC, PYTORCH }
 
     /** @param method a name in the method registry ({@link Methods}) */
@@ -222,7 +225,8 @@ public record ExperimentConfig(
     /** @param cudaDevice the CUDA device the ONNX backend runs on (model.device = cuda or cuda:N); empty: the CPU */
     public record Model(Backend backend, String bundled, String onnx, String tokenizer, Head head,
                         double temperature, int promptLength, PromptInjection promptInjection, long projectionSeed,
-                        int intraOpThreads, Pooling pooling, boolean poolTokenPrompt, OptionalInt cudaDevice) {
+                        int intraOpThreads, Pooling pooling, boolean poolTokenPrompt, Precision precision,
+                        OptionalInt cudaDevice) {
 
         /**
          * A device as model.device (and model-check's --device) spell it: cpu, cuda (device 0) or cuda:N.

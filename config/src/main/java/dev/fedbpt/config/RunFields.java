@@ -40,6 +40,8 @@ public final class RunFields {
     public static final String EXPERIMENT = "experiment";
     public static final String METHOD = "method";
     public static final String SEED = "seed";
+    /** The arithmetic of the model's linear layers, fp32 or int8 ({@code model.precision}). */
+    public static final String PRECISION = "precision";
     public static final String ROUNDS_COMPLETED = "rounds_completed";
     public static final String ROUNDS_RESAMPLED = "rounds_resampled";
     public static final String ZERO_SHOT_PREFIX = "zero_shot_";

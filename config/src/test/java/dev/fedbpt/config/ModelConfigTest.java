@@ -119,6 +119,18 @@ class ModelConfigTest {
     }
 
     @Test
+    void aRunFolderFromBeforeThePrecisionKeyRanInFp32() throws IOException {
+        ExperimentConfig loaded = storedWithout("precision");
+        assertEquals(ExperimentConfig.Precision.FP32, loaded.model().precision());
+        assertEquals(ConfigLoader.loadDefaults().experimentHocon(), loaded.experimentHocon());
+        assertEquals(ExperimentConfig.Precision.INT8,
+                ConfigLoader.load(null, List.of("model.precision=int8")).model().precision());
+        ConfigError cuda = assertThrows(ConfigError.class,
+                () -> ConfigLoader.load(null, List.of("model.precision=int8", "model.device=cuda")));
+        assertEquals("fedbpt.model.precision", cuda.key());
+    }
+
+    @Test
     void aTokenPromptRunFolderFromBeforeThePoolingKeyPooledItsPromptAndNoOtherFolderChanges() throws IOException {
         for (String method : List.of("fed-bbpt", "bdpl")) {
             ExperimentConfig stored = storedWithout("pool-token-prompt", "experiment.method=" + method);

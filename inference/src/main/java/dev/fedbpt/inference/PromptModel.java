@@ -46,8 +46,16 @@ public final class PromptModel implements ScoringModel {
     private final Integer layerCount;
     private ClassHead head;
     private double rewriteMaxAbsDiff;
+    /** Whether the graph's linear layers compute in int8 ({@link ModelOptions#int8()}). */
+    public boolean int8() {
+        return int8Layers > 0;
+    }
+
     /** Max abs difference of the cut masked-LM head from the full one on the probe rows; NaN when not cut. */
     private double headMaxAbsDiff = Double.NaN;
+    /** Linear layers' activations computed in int8 ({@link #quantize}); 0 in fp32. */
+    private int int8Layers;
+    private static final int CALIBRATION_BATCH = 8;
     private float[] outputBuffer = new float[0];
     /** The last {@value #EXPANSION_CACHE_SIZE} distinct z and their expansions A·z, by content, least recently used out. */
     private final Map<ZKey, float[]> expansionCache = new LinkedHashMap<>(32, 0.75f, true) {
@@ -116,8 +124,12 @@ public final class PromptModel implements ScoringModel {
                         name, model.rewriteMaxAbsDiff, options.rewriteTolerance()));
             }
             model.head = model.buildHead(headSpec.forModel(source), name);
+            ModelProto running = graph.model();
             if (options.maskedLmGather() && model.head instanceof MaskedLmHead full) {
-                model.gatherHead(graph.model(), full, options, name);
+                running = model.gatherHead(running, full, options, name);
+            }
+            if (options.int8() != null) {
+                model.quantize(running, options.int8(), options, name);
             }
             LOG.info("loaded {}: vocab {}, hidden {}, layers {}, rewrite max abs diff {}, {} ms", name,
                     model.vocabularySize(), model.hiddenSize(), model.layerCount, model.rewriteMaxAbsDiff,
@@ -242,13 +254,13 @@ public final class PromptModel implements ScoringModel {
      * checking on probe rows that it scores as the full head does; keeps the full head, saying why, when the graph's
      * head has another shape or the scores differ by more than the rewrite tolerance.
      */
-    private void gatherHead(ModelProto full, MaskedLmHead head, ModelOptions options, String name)
+    private ModelProto gatherHead(ModelProto full, MaskedLmHead head, ModelOptions options, String name)
             throws ModelLoadException {
         String[] why = new String[1];
         ModelProto cut = MaskedLmGather.cut(full, head.labelTokenIds(), why);
         if (cut == null) {
             LOG.info("{}: the masked-LM head reads full vocabulary logits ({})", name, why[0]);
-            return;
+            return full;
         }
         List<int[]> rows = new ArrayList<>();
         List<float[]> prompts = new ArrayList<>();
@@ -278,10 +290,70 @@ public final class PromptModel implements ScoringModel {
             session = fullSession;
             this.head = head;
             gatheredSession.close();
-            return;
+            return full;
         }
         fullSession.close();
         headMaxAbsDiff = max;
+        return cut;
+    }
+
+    /**
+     * Replaces the session by one of {@code fp32} with its linear layers in int8 ({@link Int8Quantizer}), their
+     * activation scales read from the calibration rows, scored in batches of {@value #CALIBRATION_BATCH} (every
+     * other row with a prompt A.z, z standard normal from the calibration seed).
+     */
+    private void quantize(ModelProto fp32, ModelOptions.Int8 int8, ModelOptions options, String name)
+            throws ModelLoadException {
+        long t0 = System.nanoTime();
+        List<String> activations = Int8Quantizer.activations(fp32);
+        Map<String, float[]> ranges = new LinkedHashMap<>();
+        GaussianStream gaussian = new GaussianStream(int8.seed());
+        List<List<int[]>> batches = new ArrayList<>();
+        List<List<float[]>> batchPrompts = new ArrayList<>();
+        for (int from = 0; from < int8.rows().size(); from += CALIBRATION_BATCH) {
+            List<int[]> rows = int8.rows().subList(from, Math.min(int8.rows().size(), from + CALIBRATION_BATCH));
+            List<float[]> prompts = new ArrayList<>();
+            for (int r = 0; r < rows.size(); r++) {
+                boolean prompted = projection != null && (from + r) % 2 == 1;
+                prompts.add(prompted ? projection.expand(new double[][]{standardNormal(gaussian)})[0] : null);
+            }
+            batches.add(rows);
+            batchPrompts.add(prompts);
+        }
+        OnnxSession running = session;
+        try (OnnxSession calibration = OnnxSession.load(Int8Quantizer.exposing(fp32, activations).toByteArray(),
+                "fedbpt-calibration", options)) {
+            session = calibration;
+            for (int b = 0; b < batches.size(); b++) {
+                EncodedBatch batch = encoder.encode(batches.get(b), batchPrompts.get(b));
+                try (NDManager manager = session.newCallManager()) {
+                    NDList outputs = session.forward(inputs(manager, batch));
+                    try {
+                        for (int a = 0; a < activations.size(); a++) {
+                            float[] values = outputs.get(1 + a).toFloatArray();
+                            Int8Quantizer.observe(ranges, activations.get(a), values, values.length);
+                        }
+                    } finally {
+                        outputs.close();
+                    }
+                }
+            }
+        } finally {
+            session = running;
+        }
+        OnnxSession quantized = OnnxSession.load(Int8Quantizer.quantize(fp32, ranges, name).toByteArray(),
+                "fedbpt-int8", options);
+        session.close();
+        session = quantized;
+        int8Layers = activations.size();
+        LOG.info("{}: linear layers in int8 ({} activations calibrated on {} rows), {} ms", name, activations.size(),
+                int8.rows().size(), (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    private double[] standardNormal(GaussianStream gaussian) {
+        double[] z = new double[promptSpec.dimension()];
+        for (int i = 0; i < z.length; i++) z[i] = gaussian.next();
+        return z;
     }
 
     // ---------------------------------------------------------------- public API
@@ -507,22 +579,7 @@ public final class PromptModel implements ScoringModel {
     /** One forward; returns the first output flattened into a reused array (valid until the next call). */
     float[] forward(EncodedBatch batch) {
         try (NDManager manager = session.newCallManager()) {
-            NDList inputs = new NDList(
-                    OnnxSession.wrap(manager, batch.embeds(), new Shape(batch.batch(), batch.seq(), batch.hidden()),
-                            DataType.FLOAT32, RewrittenGraph.INPUTS_EMBEDS),
-                    OnnxSession.wrap(manager, batch.mask(), new Shape(batch.batch(), batch.seq()),
-                            DataType.INT64, RewrittenGraph.ATTENTION_MASK));
-            long[] maskPositions = maskPositions(batch);
-            if (maskPositions != null) {
-                inputs.add(OnnxSession.wrap(manager, java.nio.LongBuffer.wrap(maskPositions),
-                        new Shape(batch.batch()), DataType.INT64, MaskedLmGather.MASK_POSITIONS));
-            }
-            if (batch.promptAdd() != null) {
-                inputs.add(OnnxSession.wrap(manager, batch.promptAdd(),
-                        new Shape(batch.batch(), batch.seq(), batch.hidden()), DataType.FLOAT32,
-                        RewrittenGraph.PROMPT_ADD));
-            }
-            NDList outputs = session.forward(inputs);
+            NDList outputs = session.forward(inputs(manager, batch));
             try {
                 NDArray out = outputs.get(0);
                 long[] shape = out.getShape().getShape();
@@ -540,6 +597,26 @@ public final class PromptModel implements ScoringModel {
                 outputs.close();
             }
         }
+    }
+
+    /** The session's inputs for {@code batch}, made by {@code manager}. */
+    private NDList inputs(NDManager manager, EncodedBatch batch) {
+        NDList inputs = new NDList(
+                OnnxSession.wrap(manager, batch.embeds(), new Shape(batch.batch(), batch.seq(), batch.hidden()),
+                        DataType.FLOAT32, RewrittenGraph.INPUTS_EMBEDS),
+                OnnxSession.wrap(manager, batch.mask(), new Shape(batch.batch(), batch.seq()),
+                        DataType.INT64, RewrittenGraph.ATTENTION_MASK));
+        long[] maskPositions = maskPositions(batch);
+        if (maskPositions != null) {
+            inputs.add(OnnxSession.wrap(manager, java.nio.LongBuffer.wrap(maskPositions),
+                    new Shape(batch.batch()), DataType.INT64, MaskedLmGather.MASK_POSITIONS));
+        }
+        if (batch.promptAdd() != null) {
+            inputs.add(OnnxSession.wrap(manager, batch.promptAdd(),
+                    new Shape(batch.batch(), batch.seq(), batch.hidden()), DataType.FLOAT32,
+                    RewrittenGraph.PROMPT_ADD));
+        }
+        return inputs;
     }
 
     /** A z compared by content, so equal z in one batch are expanded once. */
