@@ -7,6 +7,7 @@ import dev.fedbpt.engine.data.Dataset;
 import dev.fedbpt.engine.data.DatasetReaders;
 import dev.fedbpt.engine.data.Example;
 import dev.fedbpt.engine.data.FewShot;
+import dev.fedbpt.engine.data.TestSample;
 import dev.fedbpt.engine.data.InContextExamples;
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.Partitioner;
@@ -110,10 +111,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         for (List<Example> part : parts) {
             localData.add(tokenise(part, task, encodeTrain));
         }
-        List<Example> testExamples = evaluation.examples();
-        if (data.testLimit() > 0 && testExamples.size() > data.testLimit()) {
-            testExamples = testExamples.subList(0, data.testLimit());
-        }
+        List<Example> testExamples = capped(evaluation.examples(), config, 0);
         Function<Example, int[]> encodeTest = encodeTrain;
         if (config.experiment().traits().demonstrations()) {
             List<Example> demonstrations = InContextExamples.select(fewShot, data.iclExamples(),
@@ -166,9 +164,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
                             .train();
             List<Example> testExamples = read(config, ExperimentConfig.Data.forDomain(data.test(), domain), task,
                     "fedbpt.data.test").examples();
-            if (data.testLimit() > 0 && testExamples.size() > data.testLimit()) {
-                testExamples = testExamples.subList(0, data.testLimit());
-            }
+            testExamples = capped(testExamples, config, d);
             train.add(tokenise(fewShot.examples(), task, encode));
             LocalData test = tokenise(testExamples, task, encode);
             tests.add(test);
@@ -193,6 +189,21 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
      * {@code input} as a pair row with the longest of the {@code contexts} that fits the model as its context
      * ({@link ModelTokenizer#pair}); an input that fits with none is scored alone.
      */
+    /**
+     * The test examples an evaluation scores: all, or with {@code data.test-limit} a stratified sample drawn by the
+     * seed for {@code part} (a domain's index; 0 for the one test file), or the file's first rows where
+     * {@code data.test-sample = first}.
+     */
+    private static List<Example> capped(List<Example> examples, ExperimentConfig config, int part) {
+        ExperimentConfig.Data data = config.data();
+        if (data.testLimit() == 0 || examples.size() <= data.testLimit()) return examples;
+        return switch (data.testSampling()) {
+            case FIRST -> examples.subList(0, data.testLimit());
+            case STRATIFIED -> TestSample.stratified(examples, data.testLimit(), config.task().numClasses(),
+                    Rng.of(config.experiment().seed(), Purpose.TEST_SAMPLE, part));
+        };
+    }
+
     private static int[] withDemonstrations(int[] input, List<int[]> contexts, int maxRowTokens) {
         for (int n = contexts.size(); n > 0; n--) {
             int[] context = contexts.get(n - 1);

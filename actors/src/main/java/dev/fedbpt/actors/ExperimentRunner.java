@@ -107,9 +107,13 @@ public final class ExperimentRunner {
 
     /** The progress line that opens a run. */
     public static String describe(ExperimentData data, ExperimentConfig config) {
-        return String.format("%d clients, %d training examples, %d %s examples, method %s",
+        ExperimentConfig.Data d = config.data();
+        String capped = d.testLimit() == 0 || data.testSet().labels().length < d.testLimit() ? ""
+                : d.testSampling() == ExperimentConfig.TestSampling.FIRST ? " (the file's first " + d.testLimit() + ")"
+                : " (data.test-limit: a sample stratified by class, drawn by the seed)";
+        return String.format("%d clients, %d training examples, %d %s examples%s, method %s",
                 data.clients().size(), data.clients().stream().mapToInt(c -> c.labels().length).sum(),
-                data.testSet().labels().length, config.data().evaluatedOn(), config.experiment().method());
+                data.testSet().labels().length, d.evaluatedOn(), capped, config.experiment().method());
     }
 
     public static void awaitTermination(ActorSystem<?> system) {

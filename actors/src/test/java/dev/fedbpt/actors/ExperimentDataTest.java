@@ -1,13 +1,20 @@
 package dev.fedbpt.actors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.fedbpt.config.ConfigLoader;
+import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.TaskFiles;
 import dev.fedbpt.engine.data.Example;
 import dev.fedbpt.engine.data.TaskDefinition;
 import dev.fedbpt.inference.ModelTokenizer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ExperimentDataTest {
     /** Each word is a token: "a" is 10, "b" 11, ...; rows are [CLS]=1 ... [SEP]=2, cut to 8 tokens keeping [SEP]. */
@@ -63,5 +70,27 @@ class ExperimentDataTest {
     void aMaskedLmHeadReadsThePairInsideTheTemplate() {
         int[] row = ExperimentData.encode(new Example(List.of("a", "b"), 0), RTE, true, WORDS);
         assertArrayEquals(WORDS.encode("a[SEP]b entailment? [MASK]."), row);
+    }
+
+    @TempDir
+    Path dir;
+
+    /** A test file sorted by label, capped: a stratified sample by default, the file's head where asked. */
+    @Test
+    void aCappedTestSetIsAStratifiedSampleUnlessTheFirstRowsAreAsked() throws Exception {
+        StringBuilder test = new StringBuilder("label\ttext\n");
+        for (int i = 0; i < 40; i++) test.append(i < 20 ? 0 : 1).append('\t').append("b c ").append(i).append('\n');
+        Path file = Files.writeString(dir.resolve("test.tsv"), test.toString());
+        List<String> overrides = List.of("data.test=" + file, "data.test-limit=10", "model.backend=synthetic");
+        ExperimentConfig config = ConfigLoader.load(null, overrides);
+        try (ModelTokenizer tokenizer = new ConfiguredModels().tokenizer(config)) {
+            int[] labels = ExperimentData.prepare(config, tokenizer).testSet().labels();
+            assertEquals(10, labels.length);
+            assertEquals(5, Arrays.stream(labels).filter(l -> l == 1).count(), "half of each class");
+            List<String> first = new java.util.ArrayList<>(overrides);
+            first.add("data.test-sample=first");
+            int[] head = ExperimentData.prepare(ConfigLoader.load(null, first), tokenizer).testSet().labels();
+            assertArrayEquals(new int[10], head, "the first ten rows are all class 0");
+        }
     }
 }

@@ -67,6 +67,10 @@ public final class ConfigLoader {
      */
     public static Config completeStored(Config stored) {
         Config completed = stored;
+        String testLimit = valuesOf(stored).apply("data.test-limit");
+        if (valuesOf(stored).apply("data.test-sample") == null && testLimit != null && !testLimit.equals("0")) {
+            completed = completed.withValue("data.test-sample", literal("first")); // a capped test set kept its head
+        }
         for (SettingsRules rules : Methods.settingsRules()) {
             for (Map.Entry<String, String> missing : rules.beforeKeysExisted(valuesOf(stored)).entrySet()) {
                 completed = completed.withValue(missing.getKey(), literal(missing.getValue()));
@@ -256,6 +260,7 @@ public final class ConfigLoader {
                 r.enumValue("data.split", ExperimentConfig.Split.class),
                 r.doubleIn("data.dirichlet-alpha", 1e-6, 1e6),
                 r.intIn("data.test-limit", 0, Integer.MAX_VALUE),
+                r.enumValue("data.test-sample", ExperimentConfig.TestSampling.class),
                 r.enumValue("data.eval-split", ExperimentConfig.EvalSplit.class),
                 r.intIn("data.dev-per-class", 1, 1_000_000),
                 r.intIn("data.icl-examples", 1, 64),

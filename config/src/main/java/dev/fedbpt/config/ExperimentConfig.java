@@ -140,6 +140,9 @@ public record ExperimentConfig(
 
     public enum EvalSplit { TEST, DEV }
 
+    /** Which rows a capped test set keeps: a stratified random sample by the seed, or the file's first N. */
+    public enum TestSampling { STRATIFIED, FIRST }
+
     /** iid and dirichlet split one train file over federation.clients; domains gives each domain's files a client. */
     public enum Split { IID, DIRICHLET, DOMAINS }
 
@@ -189,7 +192,8 @@ public record ExperimentConfig(
 
     /** @param definition the task {@code task} names, read from its task file ({@link TaskFiles}) */
     public record Data(String task, String dir, String train, String test, String format, int shotsPerClass,
-                       Split split, double dirichletAlpha, int testLimit, EvalSplit evalSplit, int devPerClass,
+                       Split split, double dirichletAlpha, int testLimit, TestSampling testSampling,
+                       EvalSplit evalSplit, int devPerClass,
                        int iclExamples, List<String> domains, List<String> heldOut, Encoding encoding,
                        boolean skipEmptyText, int maxRowTokens, TaskDefinition definition) {
         public Data {

@@ -119,6 +119,17 @@ class ModelConfigTest {
     }
 
     @Test
+    void aCappedRunFolderFromBeforeTheTestSampleKeyKeptTheFirstRows() throws IOException {
+        assertEquals(ExperimentConfig.TestSampling.FIRST,
+                storedWithout("test-sample", "data.test-limit=100").data().testSampling());
+        ExperimentConfig uncapped = storedWithout("test-sample");
+        assertEquals(ConfigLoader.loadDefaults().experimentHocon(), uncapped.experimentHocon(),
+                "without a cap the key changes nothing");
+        assertEquals(ExperimentConfig.TestSampling.STRATIFIED,
+                ConfigLoader.load(null, List.of("data.test-limit=100")).data().testSampling());
+    }
+
+    @Test
     void aRunFolderFromBeforeThePrecisionKeyRanInFp32() throws IOException {
         ExperimentConfig loaded = storedWithout("precision");
         assertEquals(ExperimentConfig.Precision.FP32, loaded.model().precision());

@@ -38,5 +38,7 @@ public enum Purpose {
     /** Gradient methods: the initial prefix, drawn once for the experiment (server and clients alike). */
     GRADIENT_INIT,
     /** FedPepTAO: the Rademacher start vector of stochastic Lanczos (device, round). */
-    FEDPEPTAO_LANCZOS
+    FEDPEPTAO_LANCZOS,
+    /** The test rows a capped test set keeps ({@code data.test-limit}, stratified by class). */
+    TEST_SAMPLE
 }
