@@ -85,8 +85,8 @@ final class OnnxSession implements AutoCloseable {
 
     private static String cannotRunOn(int device, String why) {
         return "ONNX Runtime cannot run on CUDA device " + device + ": " + why + ". The default build carries ONNX "
-                + "Runtime's CPU library; build with the gpu profile (mvn -B -DskipTests -Pgpu package, README \"GPU\") "
-                + "on a machine with CUDA 12 and cuDNN 9";
+                + "Runtime's CPU library; build with the gpu profile (mvn -B -DskipTests -Pgpu package, "
+                + "docs/MANUAL.md \"GPU\") on a machine with CUDA 12 and cuDNN 9";
     }
 
     /**
