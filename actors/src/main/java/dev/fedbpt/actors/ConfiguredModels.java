@@ -19,6 +19,7 @@ import dev.fedbpt.inference.SyntheticModel;
 import dev.fedbpt.whitebox.WhiteBoxModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Opens the model an experiment's configuration names, with the head its task needs, or its tokenizer alone. */
 public final class ConfiguredModels implements ModelFactory {
@@ -39,14 +40,27 @@ public final class ConfiguredModels implements ModelFactory {
                 throw new ConfigError("fedbpt.model.onnx", e.getMessage());
             }
         }
-        if (model.precision() == ExperimentConfig.Precision.INT8) {
-            ExperimentData data;
-            try (ModelTokenizer tokenizer = tokenizer(config)) {
-                data = ExperimentData.prepare(config, tokenizer);
-            }
-            return loadOnnx(config, calibration(data, config));
+        return loadOnnx(config, calibrationOf(config));
+    }
+
+    /** Every worker's model; an int8 model's calibration rows are read and drawn once for all of them. */
+    @Override
+    public List<ScoringModel> loadWorkers(ExperimentConfig config) {
+        if (config.model().backend() != ExperimentConfig.Backend.ONNX) {
+            return ModelFactory.super.loadWorkers(config);
         }
-        return loadOnnx(config, null);
+        ModelOptions.Int8 calibration = calibrationOf(config);
+        return ModelFactory.loadEach(config.pool().workers(), () -> loadOnnx(config, calibration));
+    }
+
+    /** The calibration of {@code config}'s int8 model from its training data; null in fp32. */
+    private ModelOptions.Int8 calibrationOf(ExperimentConfig config) {
+        if (config.model().precision() != ExperimentConfig.Precision.INT8) {
+            return null;
+        }
+        try (ModelTokenizer tokenizer = tokenizer(config)) {
+            return calibration(ExperimentData.prepare(config, tokenizer), config);
+        }
     }
 
     /**

@@ -186,10 +186,6 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
     }
 
     /**
-     * {@code input} as a pair row with the longest of the {@code contexts} that fits the model as its context
-     * ({@link ModelTokenizer#pair}); an input that fits with none is scored alone.
-     */
-    /**
      * The test examples an evaluation scores: all, or with {@code data.test-limit} a stratified sample drawn by the
      * seed for {@code part} (a domain's index; 0 for the one test file), or the file's first rows where
      * {@code data.test-sample = first}.
@@ -204,6 +200,10 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         };
     }
 
+    /**
+     * {@code input} as a pair row with the longest of the {@code contexts} that fits the model as its context
+     * ({@link ModelTokenizer#pair}); an input that fits with none is scored alone.
+     */
     private static int[] withDemonstrations(int[] input, List<int[]> contexts, int maxRowTokens) {
         for (int n = contexts.size(); n > 0; n--) {
             int[] context = contexts.get(n - 1);

@@ -5,6 +5,7 @@ import dev.fedbpt.inference.ModelTokenizer;
 import dev.fedbpt.inference.ScoringModel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /** Opens one model session for an experiment; called once per inference worker. */
 @FunctionalInterface
@@ -28,10 +29,15 @@ public interface ModelFactory {
 
     /** One session per inference worker ({@code pool.workers}); if one fails to load, those loaded are closed. */
     default List<ScoringModel> loadWorkers(ExperimentConfig config) {
+        return loadEach(config.pool().workers(), () -> load(config));
+    }
+
+    /** {@code workers} models from {@code load}; if one fails to load, those loaded are closed. */
+    static List<ScoringModel> loadEach(int workers, Supplier<ScoringModel> load) {
         List<ScoringModel> sessions = new ArrayList<>();
         try {
-            for (int i = 0; i < config.pool().workers(); i++) {
-                sessions.add(load(config));
+            for (int i = 0; i < workers; i++) {
+                sessions.add(load.get());
             }
             return sessions;
         } catch (RuntimeException e) {

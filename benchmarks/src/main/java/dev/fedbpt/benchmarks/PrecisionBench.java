@@ -3,12 +3,12 @@ package dev.fedbpt.benchmarks;
 import dev.fedbpt.actors.ConfiguredModels;
 import dev.fedbpt.actors.ExperimentData;
 import dev.fedbpt.config.ExperimentConfig;
+import dev.fedbpt.engine.data.TaskMetric;
 import dev.fedbpt.inference.ModelOptions;
 import dev.fedbpt.inference.ModelTokenizer;
 import dev.fedbpt.inference.PromptModel;
 import dev.fedbpt.inference.ScoreRow;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -81,8 +81,8 @@ public final class PrecisionBench {
                     fp32Seconds[k] = seconds(fp32, rows);
                     int8Seconds[k] = seconds(int8, rows);
                 }
-                throughput.add(new Throughput(batch, tokens / batch, batch / median(fp32Seconds),
-                        batch / median(int8Seconds)));
+                throughput.add(new Throughput(batch, tokens / batch, batch / CmaesBenchmark.median(fp32Seconds),
+                        batch / CmaesBenchmark.median(int8Seconds)));
             }
             String model = config.model().onnx().isEmpty() ? config.model().bundled() : config.model().onnx();
             return new Result(model, config.task().name(), test.size(), (double) rightA / test.size(),
@@ -98,11 +98,7 @@ public final class PrecisionBench {
                 batch.add(ScoreRow.withoutPrompt(rows.get(r)));
             }
             float[][] scores = model.score(batch);
-            for (int r = 0; r < scores.length; r++) {
-                int best = 0;
-                for (int c = 1; c < scores[r].length; c++) if (scores[r][c] > scores[r][best]) best = c;
-                out[from + r] = best;
-            }
+            for (int r = 0; r < scores.length; r++) out[from + r] = TaskMetric.predicted(scores[r]);
         }
         return out;
     }
@@ -111,12 +107,5 @@ public final class PrecisionBench {
         long t0 = System.nanoTime();
         model.score(rows);
         return (System.nanoTime() - t0) / 1e9;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }

@@ -46,15 +46,10 @@ public final class PromptModel implements ScoringModel {
     private final Integer layerCount;
     private ClassHead head;
     private double rewriteMaxAbsDiff;
-    /** Whether the graph's linear layers compute in int8 ({@link ModelOptions#int8()}). */
-    public boolean int8() {
-        return int8Layers > 0;
-    }
-
     /** Max abs difference of the cut masked-LM head from the full one on the probe rows; NaN when not cut. */
     private double headMaxAbsDiff = Double.NaN;
-    /** Linear layers' activations computed in int8 ({@link #quantize}); 0 in fp32. */
-    private int int8Layers;
+    /** Whether the session's linear layers compute in int8 ({@link #quantize}). */
+    private boolean int8;
     private static final int CALIBRATION_BATCH = 8;
     private float[] outputBuffer = new float[0];
     /** The last {@value #EXPANSION_CACHE_SIZE} distinct z and their expansions A·z, by content, least recently used out. */
@@ -308,26 +303,18 @@ public final class PromptModel implements ScoringModel {
         List<String> activations = Int8Quantizer.activations(fp32);
         Map<String, float[]> ranges = new LinkedHashMap<>();
         GaussianStream gaussian = new GaussianStream(int8.seed());
-        List<List<int[]>> batches = new ArrayList<>();
-        List<List<float[]>> batchPrompts = new ArrayList<>();
-        for (int from = 0; from < int8.rows().size(); from += CALIBRATION_BATCH) {
-            List<int[]> rows = int8.rows().subList(from, Math.min(int8.rows().size(), from + CALIBRATION_BATCH));
-            List<float[]> prompts = new ArrayList<>();
-            for (int r = 0; r < rows.size(); r++) {
-                boolean prompted = projection != null && (from + r) % 2 == 1;
-                prompts.add(prompted ? projection.expand(new double[][]{standardNormal(gaussian)})[0] : null);
-            }
-            batches.add(rows);
-            batchPrompts.add(prompts);
-        }
-        OnnxSession running = session;
         try (OnnxSession calibration = OnnxSession.load(Int8Quantizer.exposing(fp32, activations).toByteArray(),
                 "fedbpt-calibration", options)) {
-            session = calibration;
-            for (int b = 0; b < batches.size(); b++) {
-                EncodedBatch batch = encoder.encode(batches.get(b), batchPrompts.get(b));
-                try (NDManager manager = session.newCallManager()) {
-                    NDList outputs = session.forward(inputs(manager, batch));
+            for (int from = 0; from < int8.rows().size(); from += CALIBRATION_BATCH) {
+                List<int[]> rows = int8.rows().subList(from, Math.min(int8.rows().size(), from + CALIBRATION_BATCH));
+                List<float[]> prompts = new ArrayList<>();
+                for (int r = 0; r < rows.size(); r++) {
+                    boolean prompted = projection != null && (from + r) % 2 == 1;
+                    prompts.add(prompted ? projection.expand(new double[][]{standardNormal(gaussian)})[0] : null);
+                }
+                EncodedBatch batch = encoder.encode(rows, prompts);
+                try (NDManager manager = calibration.newCallManager()) {
+                    NDList outputs = calibration.forward(inputs(manager, batch));
                     try {
                         for (int a = 0; a < activations.size(); a++) {
                             float[] values = outputs.get(1 + a).toFloatArray();
@@ -338,14 +325,12 @@ public final class PromptModel implements ScoringModel {
                     }
                 }
             }
-        } finally {
-            session = running;
         }
         OnnxSession quantized = OnnxSession.load(Int8Quantizer.quantize(fp32, ranges, name).toByteArray(),
                 "fedbpt-int8", options);
         session.close();
         session = quantized;
-        int8Layers = activations.size();
+        this.int8 = true;
         LOG.info("{}: linear layers in int8 ({} activations calibrated on {} rows), {} ms", name, activations.size(),
                 int8.rows().size(), (System.nanoTime() - t0) / 1_000_000);
     }
@@ -417,6 +402,11 @@ public final class PromptModel implements ScoringModel {
     /** Whether the masked-LM head reads a graph cut to the label words at [MASK] ({@link MaskedLmGather}). */
     public boolean maskedLmGathered() {
         return head instanceof MaskedLmHead m && m.isGathered();
+    }
+
+    /** Whether the graph's linear layers compute in int8 ({@link ModelOptions#int8()}). */
+    public boolean int8() {
+        return int8;
     }
 
     /** Max abs difference of the cut masked-LM head from the full one on the probe rows; NaN when not cut. */

@@ -248,9 +248,8 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
                 throw new UnsupportedOperationException("the white-box backend takes prompts as embeddings or deep "
                         + "prompts, not as a projected z (FedBPT's prompts run on model.backend = onnx)");
             }
-            Prompt.Deep prompt = row.embeds() == null ? null : Prompt.Deep.input(row.embeds().length / hiddenSize(),
-                    doubles(row.embeds()));
-            if (prompt != null) prompt.checkShape(hiddenSize(), layers());
+            Prompt.Deep prompt = deep(row.embeds() == null ? null
+                    : Prompt.Deep.input(row.embeds().length / hiddenSize(), doubles(row.embeds())));
             int[] tokenPrompt = {row.tokenPrompt()};
             out[r] = torch.call(() -> scoreAlone(prompt, List.of(row.tokenIds()), tokenPrompt))[0];
         }
