@@ -4,6 +4,8 @@ import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.data.TaskDefinition;
 import dev.fedbpt.engine.method.Methods;
+import dev.fedbpt.engine.random.Purpose;
+import dev.fedbpt.engine.random.Rng;
 import dev.fedbpt.inference.DeviceUnavailableException;
 import dev.fedbpt.inference.HeadSpec;
 import dev.fedbpt.inference.ModelLoadException;
@@ -65,11 +67,12 @@ public final class ConfiguredModels implements ModelFactory {
 
     /**
      * How an int8 model of {@code config} calibrates: on {@link ExperimentData#calibrationRows} of its training
-     * rows, its prompts' z drawn from the experiment seed.
+     * rows, its prompts' z drawn from a stream of the experiment seed of their own.
      */
     public static ModelOptions.Int8 calibration(ExperimentData data, ExperimentConfig config) {
         long seed = config.experiment().seed();
-        return new ModelOptions.Int8(data.calibrationRows(seed), seed);
+        long promptSeed = Rng.of(seed, Purpose.INT8_CALIBRATION, 1).nextLong();
+        return new ModelOptions.Int8(data.calibrationRows(seed), promptSeed);
     }
 
     /**

@@ -7,11 +7,11 @@ import dev.fedbpt.engine.data.Dataset;
 import dev.fedbpt.engine.data.DatasetReaders;
 import dev.fedbpt.engine.data.Example;
 import dev.fedbpt.engine.data.FewShot;
-import dev.fedbpt.engine.data.TestSample;
 import dev.fedbpt.engine.data.InContextExamples;
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.Partitioner;
 import dev.fedbpt.engine.data.TaskDefinition;
+import dev.fedbpt.engine.data.TestSample;
 import dev.fedbpt.engine.method.Participation;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
@@ -32,9 +32,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.stream.IntStream;
+import org.apache.commons.math3.random.RandomGenerator;
 
 /**
  * An experiment's data, ready for the actors: the few-shot training set split over the clients and the test set,
@@ -54,8 +54,6 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
 
     /** Training rows an int8 model calibrates on ({@code model.precision}): at most this many. */
     public static final int CALIBRATION_ROWS = 64;
-    /** Sets the calibration draw apart from the other draws of the experiment seed ("int8" in ASCII). */
-    private static final long CALIBRATION_STREAM = 0x696e7438L;
 
     /**
      * {@link #CALIBRATION_ROWS} of the clients' training rows (all, if fewer), drawn by {@code seed} from the rows of
@@ -64,7 +62,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
     public List<int[]> calibrationRows(long seed) {
         List<int[]> pooled = new ArrayList<>();
         for (LocalData client : clients) pooled.addAll(client.tokenIds());
-        SplittableRandom random = new SplittableRandom(seed ^ CALIBRATION_STREAM);
+        RandomGenerator random = Rng.of(seed, Purpose.INT8_CALIBRATION, 0);
         for (int i = pooled.size() - 1; i > 0; i--) {
             int j = random.nextInt(i + 1);
             int[] t = pooled.get(i);

@@ -2,11 +2,14 @@ package dev.fedbpt.actors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.TaskFiles;
 import dev.fedbpt.engine.data.Example;
+import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.TaskDefinition;
 import dev.fedbpt.inference.ModelTokenizer;
 import java.nio.file.Files;
@@ -92,5 +95,27 @@ class ExperimentDataTest {
             int[] head = ExperimentData.prepare(ConfigLoader.load(null, first), tokenizer).testSet().labels();
             assertArrayEquals(new int[10], head, "the first ten rows are all class 0");
         }
+    }
+
+    /** int8 calibrates on training rows only, the same for a seed wherever drawn, others for another seed. */
+    @Test
+    void calibrationRowsAreTrainingRowsDrawnBySeed() {
+        List<int[]> train = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) train.add(new int[] {1, 10 + i, 2});
+        int[] labels = new int[100];
+        ExperimentData data = new ExperimentData(RTE, List.of(new LocalData(train.subList(0, 100), labels, 2),
+                new LocalData(train.subList(100, 200), labels, 2)),
+                Evaluator.TestSet.accuracyOnly(List.of(new int[] {1, 999, 2}), new int[] {0}, 2));
+        List<int[]> a = data.calibrationRows(1);
+        assertEquals(ExperimentData.CALIBRATION_ROWS, a.size());
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int[] row : a) {
+            assertTrue(row[1] >= 10 && row[1] < 210, "a training row: " + Arrays.toString(row));
+            assertTrue(seen.add(row[1]), "each row once");
+        }
+        assertTrue(seen.stream().anyMatch(t -> t >= 110), "drawn from every client");
+        List<int[]> again = data.calibrationRows(1);
+        for (int r = 0; r < a.size(); r++) assertArrayEquals(a.get(r), again.get(r));
+        assertNotEquals(a.stream().map(r -> r[1]).toList(), data.calibrationRows(2).stream().map(r -> r[1]).toList());
     }
 }

@@ -9,6 +9,7 @@ import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.dlsec.DlsEcTimings;
 import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.TokenEmbeddings;
+import dev.fedbpt.inference.GemmPeak;
 import dev.fedbpt.inference.ModelTokenizer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -154,8 +155,17 @@ public final class BenchCommands {
                     row.put("rows_per_second_fp32", t.fp32RowsPerSecond());
                     row.put("rows_per_second_int8", t.int8RowsPerSecond());
                     row.put("speedup", t.speedup());
+                    row.put("gflops_fp32", t.fp32GigaFlops());
+                    row.put("gops_int8", t.int8GigaOps());
                     return row;
                 }).toList());
+                GemmPeak.Result p = r.peak();
+                Map<String, Object> peak = new LinkedHashMap<>();
+                peak.put("shape", List.of(p.shape().rows(), p.shape().inner(), p.shape().columns()));
+                peak.put("gflops_fp32", p.fp32GigaFlops());
+                peak.put("gops_int8", p.int8GigaOps());
+                peak.put("speedup", p.ratio());
+                out.put("gemm_peak", peak);
                 System.out.println(new ObjectMapper().writeValueAsString(out));
                 return CommandLine.ExitCode.OK;
             }
@@ -164,12 +174,16 @@ public final class BenchCommands {
                     config.model().intraOpThreads());
             System.out.printf(Locale.ROOT, "zero-shot accuracy: fp32 %.4f, int8 %.4f (same class on %.1f%% of the "
                     + "rows)%n", r.accuracyFp32(), r.accuracyInt8(), 100 * r.agreement());
-            System.out.printf(Locale.ROOT, "%6s %12s %14s %14s %8s%n", "batch", "mean tokens", "fp32 rows/s",
-                    "int8 rows/s", "speedup");
+            System.out.printf(Locale.ROOT, "%6s %12s %14s %14s %8s %12s %12s%n", "batch", "mean tokens",
+                    "fp32 rows/s", "int8 rows/s", "speedup", "fp32 GFLOP/s", "int8 GOP/s");
             for (PrecisionBench.Throughput t : r.throughput()) {
-                System.out.printf(Locale.ROOT, "%6d %12.1f %14.1f %14.1f %7.2fx%n", t.batch(), t.meanTokens(),
-                        t.fp32RowsPerSecond(), t.int8RowsPerSecond(), t.speedup());
+                System.out.printf(Locale.ROOT, "%6d %12.1f %14.1f %14.1f %7.2fx %12.1f %12.1f%n", t.batch(),
+                        t.meanTokens(), t.fp32RowsPerSecond(), t.int8RowsPerSecond(), t.speedup(),
+                        t.fp32GigaFlops(), t.int8GigaOps());
             }
+            GemmPeak.Result p = r.peak();
+            System.out.printf(Locale.ROOT, "one %s matrix product: fp32 %.1f GFLOP/s, int8 %.1f GOP/s (%.2fx), "
+                    + "the ceiling of the rows above%n", p.shape(), p.fp32GigaFlops(), p.int8GigaOps(), p.ratio());
             return CommandLine.ExitCode.OK;
         }
     }

@@ -4,6 +4,9 @@ import dev.fedbpt.actors.ConfiguredModels;
 import dev.fedbpt.actors.ExperimentData;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.data.TaskMetric;
+import dev.fedbpt.inference.ForwardFlops;
+import dev.fedbpt.inference.GemmPeak;
+import dev.fedbpt.inference.ModelLoadException;
 import dev.fedbpt.inference.ModelOptions;
 import dev.fedbpt.inference.ModelTokenizer;
 import dev.fedbpt.inference.PromptModel;
@@ -22,16 +25,31 @@ import java.util.function.Consumer;
 public final class PrecisionBench {
     private static final int SCORE_BATCH = 32;
 
-    /** Rows per second of both models on one batch size; {@code speedup} = int8 over fp32. */
-    public record Throughput(int batch, double meanTokens, double fp32RowsPerSecond, double int8RowsPerSecond) {
+    /**
+     * Rows per second of both models on one batch size; {@code speedup} = int8 over fp32. {@code meanOperations}:
+     * the arithmetic of a row of the batch ({@link ForwardFlops}), which turns rows/s into operations/s.
+     */
+    public record Throughput(int batch, double meanTokens, double meanOperations, double fp32RowsPerSecond,
+                             double int8RowsPerSecond) {
         public double speedup() {
             return int8RowsPerSecond / fp32RowsPerSecond;
         }
+
+        public double fp32GigaFlops() {
+            return fp32RowsPerSecond * meanOperations / 1e9;
+        }
+
+        public double int8GigaOps() {
+            return int8RowsPerSecond * meanOperations / 1e9;
+        }
     }
 
-    /** Accuracy in [0, 1] on {@code testRows} rows; {@code agreement}: the share of rows both models class alike. */
+    /**
+     * Accuracy in [0, 1] on {@code testRows} rows; {@code agreement}: the share of rows both models class alike;
+     * {@code peak}: one large matrix product in each precision on the same threads, the ceiling of a forward.
+     */
     public record Result(String model, String task, int testRows, double accuracyFp32, double accuracyInt8,
-                         double agreement, List<Throughput> throughput) {
+                         double agreement, List<Throughput> throughput, GemmPeak.Result peak) {
         /** int8 rows/s over fp32 at the largest batch measured. */
         public double speedup() {
             return throughput.get(throughput.size() - 1).speedup();
@@ -67,10 +85,12 @@ public final class PrecisionBench {
             for (int batch : batches) {
                 List<ScoreRow> rows = new ArrayList<>();
                 double tokens = 0;
+                double operations = 0;
                 for (int i = 0; i < batch; i++) {
                     int[] row = test.get(i % test.size());
                     rows.add(ScoreRow.withoutPrompt(row));
                     tokens += row.length;
+                    operations += fp32.forwardFlops().perRow(row.length);
                 }
                 progress.accept("timing batches of " + batch);
                 fp32.score(rows);
@@ -81,12 +101,17 @@ public final class PrecisionBench {
                     fp32Seconds[k] = seconds(fp32, rows);
                     int8Seconds[k] = seconds(int8, rows);
                 }
-                throughput.add(new Throughput(batch, tokens / batch, batch / CmaesBenchmark.median(fp32Seconds),
-                        batch / CmaesBenchmark.median(int8Seconds)));
+                throughput.add(new Throughput(batch, tokens / batch, operations / batch,
+                        batch / CmaesBenchmark.median(fp32Seconds), batch / CmaesBenchmark.median(int8Seconds)));
             }
+            progress.accept("timing one " + GemmPeak.FEED_FORWARD + " matrix product in each precision");
+            GemmPeak.Result peak = GemmPeak.measure(GemmPeak.FEED_FORWARD,
+                    ModelOptions.defaults().withIntraOpThreads(config.model().intraOpThreads()), repeats);
             String model = config.model().onnx().isEmpty() ? config.model().bundled() : config.model().onnx();
             return new Result(model, config.task().name(), test.size(), (double) rightA / test.size(),
-                    (double) rightB / test.size(), (double) same / test.size(), throughput);
+                    (double) rightB / test.size(), (double) same / test.size(), throughput, peak);
+        } catch (ModelLoadException e) {
+            throw new IllegalStateException("cannot build the matrix-product graphs: " + e.getMessage(), e);
         }
     }
 

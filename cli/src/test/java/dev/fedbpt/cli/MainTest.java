@@ -61,6 +61,11 @@ class MainTest {
         assertTrue(json.get("agreement").asDouble() > 0.9, "int8 classes most rows as fp32 does: " + stdout());
         assertTrue(json.get("speedup").asDouble() > 0, stdout());
         assertEquals(4, json.get("throughput").get(0).get("batch").asInt());
+        assertTrue(json.get("throughput").get(0).get("gflops_fp32").asDouble() > 0, stdout());
+        var peak = json.get("gemm_peak");
+        assertEquals(List.of(2048, 768, 3072), List.of(peak.get("shape").get(0).asInt(),
+                peak.get("shape").get(1).asInt(), peak.get("shape").get(2).asInt()));
+        assertTrue(peak.get("gflops_fp32").asDouble() > 0 && peak.get("gops_int8").asDouble() > 0, stdout());
     }
 
     @Test

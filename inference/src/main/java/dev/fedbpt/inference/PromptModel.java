@@ -50,6 +50,7 @@ public final class PromptModel implements ScoringModel {
     private double headMaxAbsDiff = Double.NaN;
     /** Whether the session's linear layers compute in int8 ({@link #quantize}). */
     private boolean int8;
+    private ForwardFlops forwardFlops;
     private static final int CALIBRATION_BATCH = 8;
     private float[] outputBuffer = new float[0];
     /** The last {@value #EXPANSION_CACHE_SIZE} distinct z and their expansions A·z, by content, least recently used out. */
@@ -123,6 +124,8 @@ public final class PromptModel implements ScoringModel {
             if (options.maskedLmGather() && model.head instanceof MaskedLmHead full) {
                 running = model.gatherHead(running, full, options, name);
             }
+            model.forwardFlops = ForwardFlops.of(running, model.layerCount == null ? 0 : model.layerCount,
+                    model.hiddenSize());
             if (options.int8() != null) {
                 model.quantize(running, options.int8(), options, name);
             }
@@ -407,6 +410,11 @@ public final class PromptModel implements ScoringModel {
     /** Whether the graph's linear layers compute in int8 ({@link ModelOptions#int8()}). */
     public boolean int8() {
         return int8;
+    }
+
+    /** The arithmetic of a forward pass of the graph as it runs (its head cut to the label words, if it is). */
+    public ForwardFlops forwardFlops() {
+        return forwardFlops;
     }
 
     /** Max abs difference of the cut masked-LM head from the full one on the probe rows; NaN when not cut. */

@@ -28,6 +28,15 @@ class MiniLmPromptModelTest {
     }
 
     @Test
+    void forwardFlopsCountTheSixLayersOfTheGraph() {
+        // Per layer: Q, K, V, output (384 x 384 each) and the feed-forward pair (384 x 1536, 1536 x 384).
+        double perLayer = 2.0 * (4 * 384 * 384 + 2 * 384 * 1536);
+        assertEquals(6 * perLayer, model.forwardFlops().linearPerToken(), 1e-9 * perLayer);
+        assertEquals(6, model.forwardFlops().layers());
+        assertEquals(384, model.forwardFlops().hidden());
+    }
+
+    @Test
     void modelFactsAndRewriteCheck() {
         assertEquals(30522, model.vocabularySize());
         assertEquals(384, model.hiddenSize());

@@ -40,5 +40,7 @@ public enum Purpose {
     /** FedPepTAO: the Rademacher start vector of stochastic Lanczos (device, round). */
     FEDPEPTAO_LANCZOS,
     /** The test rows a capped test set keeps ({@code data.test-limit}, stratified by class). */
-    TEST_SAMPLE
+    TEST_SAMPLE,
+    /** Static int8 calibration ({@code model.precision = int8}): which training rows (0), the prompts' z (1). */
+    INT8_CALIBRATION
 }
