@@ -15,8 +15,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Write report.html, results.md and plots/*.png from run folders.",
                 "Each DIR is a run folder or a folder searched for run folders (those holding result.json or "
-                        + "metrics.jsonl). Runs that differ only by seed are averaged; unfinished runs are included "
-                        + "with the rounds they completed."})
+                        + "metrics.jsonl). Runs that differ only by seed are averaged over their distinct seeds "
+                        + "(folders that ran one seed count once); unfinished runs are included with the rounds they "
+                        + "completed."})
 final class ReportCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "DIR", description = "Run folders, or folders holding run folders.")
     List<Path> inputs;

@@ -258,6 +258,24 @@ class MainTest {
         assertTrue(stderr().contains("fedbpt.faults.client-drop-rate") && stderr().contains("[0.0, 1.0]"), stderr());
     }
 
+    @Test
+    void reportCountsTheSeedsNotTheFoldersThatRanThem() throws IOException {
+        // The same cell in two sweeps: seed 1 both times.
+        for (String sweep : List.of("first", "second")) {
+            Path run = Files.createDirectories(dir.resolve("results/" + sweep + "/sst2-fedbpt-seed1"));
+            Files.writeString(run.resolve("config.conf"), "fedbpt { data.task = sst2\n"
+                    + "experiment { method = fedbpt, seed = 1, name = " + sweep + " } }\n");
+            Files.writeString(run.resolve("result.json"), "{\"method\":\"fedbpt\",\"seed\":1,"
+                    + "\"profile\":\"paper\",\"rounds_completed\":2,\"final_accuracy\":0.7}\n");
+        }
+        Path out = dir.resolve("report");
+        assertEquals(Main.OK, Main.execute("report", dir.resolve("results").toString(), "--out", out.toString()),
+                stderr());
+        assertTrue(stdout().contains("report of 2 run(s) in 1 series"), stdout());
+        String table = Files.readString(out.resolve("results.md"));
+        assertTrue(table.contains("| sst2 | iid | fedbpt | 0.7000 ± n/a | 1 (2 runs) | 2 |"), table);
+    }
+
     /** Every file of a folder (recursively) with a digest of its bytes. */
     private static Map<String, String> contents(Path folder) throws IOException {
         Map<String, String> digests = new TreeMap<>();

@@ -52,6 +52,11 @@ public final class RunFields {
     public static final String CONFIG_HASH = "config_hash";
     /** The cell whose run a sweep copied into this one (it computes the same run); absent when the cell ran. */
     public static final String SAME_RUN_AS = "same_run_as";
+    /**
+     * The profile the method ran with ({@code search.profile}: FedBPT's paper or reference-code reading), written by
+     * the methods that have one (the engine's FedBPT settings, which cannot import this class); absent for the others.
+     */
+    public static final String PROFILE = "profile";
 
     /**
      * The keys of a metrics.jsonl line that the framework writes; every other number on the line is a metric of the

@@ -37,8 +37,11 @@ public record Ablation(String key, List<String> otherKeys, List<String> values, 
             List<String> others = grouping.varyingKeys().stream().filter(k -> !k.equals(key)).toList();
             Map<List<String>, Map<String, Series>> rows = new LinkedHashMap<>();
             for (Series series : grouping.series()) {
+                if (!series.parameters().containsKey(key)) {
+                    continue; // its method does not read the key (a profile, for a method without one)
+                }
                 List<String> coordinates = new ArrayList<>(List.of(series.task(), series.split(), series.method()));
-                others.forEach(other -> coordinates.add(series.parameters().get(other)));
+                others.forEach(other -> coordinates.add(series.parameters().getOrDefault(other, "n/a")));
                 rows.computeIfAbsent(coordinates, k -> new LinkedHashMap<>()).put(series.parameters().get(key), series);
             }
             rows.values().removeIf(byValue -> byValue.size() < 2);
@@ -52,6 +55,22 @@ public record Ablation(String key, List<String> otherKeys, List<String> values, 
             ablations.add(new Ablation(key, others, List.copyOf(values), list));
         }
         return ablations;
+    }
+
+    /**
+     * The other keys that tell the row's runs from the rest of its method's, with the row's values, in key order: the
+     * other keys its method's runs vary in ({@link Series#labelKeys}). Plot titles and file names name a row by these;
+     * the others have one value for every run of the method, and would only make the name long.
+     */
+    public Map<String, String> named(Row row) {
+        Series any = row.byValue().values().iterator().next();
+        Map<String, String> named = new LinkedHashMap<>();
+        for (int i = 0; i < otherKeys.size(); i++) {
+            if (any.labelKeys().contains(otherKeys.get(i))) {
+                named.put(otherKeys.get(i), row.coordinates().get(3 + i));
+            }
+        }
+        return named;
     }
 
     /** How tables and plots name the key: r_p, or the key's last part. */

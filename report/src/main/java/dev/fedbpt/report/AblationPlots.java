@@ -3,12 +3,10 @@ package dev.fedbpt.report;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -25,7 +23,7 @@ final class AblationPlots {
 
     private AblationPlots() {}
 
-    static List<Plots.Plot> write(Grouping grouping, Path outDir, Path plotsDir) throws IOException {
+    static List<Plots.Plot> write(Grouping grouping, Path outDir, Path plotsDir, PlotFiles files) throws IOException {
         Files.createDirectories(plotsDir);
         String evaluated = Tables.evaluationSplit(grouping);
         List<Plots.Plot> plots = new ArrayList<>();
@@ -35,15 +33,12 @@ final class AblationPlots {
                 if (chart == null) {
                     continue;
                 }
-                List<String> coordinates = row.coordinates();
-                String file = String.join("_", coordinates.stream().map(Plots::safe).toList()) + "_by_"
-                        + Plots.safe(ablation.name()) + ".png";
-                Path path = plotsDir.resolve(file);
-                try (OutputStream out = Files.newOutputStream(path)) {
-                    BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
-                }
-                plots.add(new Plots.Plot(coordinates.get(0), coordinates.get(1), chart.getTitle(),
-                        outDir.relativize(path)));
+                List<String> parts = new ArrayList<>(row.coordinates().subList(0, 3));
+                ablation.named(row).values().forEach(parts::add);
+                parts.addAll(List.of("by", ablation.name()));
+                Path file = plotsDir.resolve(files.name(parts));
+                plots.add(new Plots.Plot(row.coordinates().get(0), row.coordinates().get(1), chart.getTitle(),
+                        outDir.relativize(Plots.save(chart, file)), chart.getHeight(), List.of()));
             }
         }
         return plots;
@@ -86,10 +81,8 @@ final class AblationPlots {
         List<String> coordinates = row.coordinates();
         StringBuilder subject = new StringBuilder(coordinates.get(0) + ", " + coordinates.get(1) + " split, "
                 + coordinates.get(2));
-        for (int i = 0; i < ablation.otherKeys().size(); i++) {
-            subject.append(", ").append(Grouping.shortName(ablation.otherKeys().get(i))).append('=')
-                    .append(coordinates.get(3 + i));
-        }
+        ablation.named(row).forEach((key, value) -> subject.append(", ").append(Grouping.shortName(key)).append('=')
+                .append(value));
         XYChart chart = new XYChartBuilder().width(Plots.WIDTH).height(Plots.HEIGHT)
                 .title("Final " + evaluated + " accuracy by " + ablation.name() + " \u2014 " + subject)
                 .xAxisTitle(ablation.name() + (ablation.name().equals(ablation.key()) ? "" : " (" + ablation.key() + ")"))

@@ -16,6 +16,7 @@ final class Html {
             td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
             img { display: block; max-width: 100%; height: auto; margin: 0.8em 0 1.6em; border: 1px solid #eee; }
             .note { color: #666; font-size: 0.9em; }
+            ol.legend { font-size: 0.85em; margin: -1.2em 0 1.6em; }
             code { background: #f5f5f5; padding: 0 0.2em; }
             """;
 
@@ -68,7 +69,13 @@ final class Html {
 
     private static void image(StringBuilder html, Plots.Plot plot, String alt) {
         html.append("<img src=\"").append(escape(urlPath(plot.file()))).append("\" alt=\"").append(escape(alt))
-                .append("\" width=\"").append(Plots.WIDTH).append("\" height=\"").append(Plots.HEIGHT).append("\">\n");
+                .append("\" width=\"").append(Plots.WIDTH).append("\" height=\"").append(plot.height()).append("\">\n");
+        if (!plot.legendKey().isEmpty()) {
+            // The legend cut its labels to the plot's width and numbered them: the numbers' full labels.
+            html.append("<ol class=\"legend\">\n");
+            plot.legendKey().forEach(label -> html.append("<li>").append(escape(label)).append("</li>\n"));
+            html.append("</ol>\n");
+        }
     }
 
     private static Table runsTable(List<RunRecord> runs, Path outDir) {

@@ -1,6 +1,5 @@
 package dev.fedbpt.report;
 
-import dev.fedbpt.engine.method.Methods;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -11,7 +10,6 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,35 +21,27 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.XYStyler;
-import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Draws one PNG per (task, split) and {@link Quantity}: a line per series at the mean over its seeds, with a shaded
  * band from the lowest to the highest seed where there are several. On the accuracy plot, series without rounds
  * (baselines) are dashed horizontal lines at their final accuracy, and a dotted grey line marks the zero-shot
- * accuracy (no prompt).
+ * accuracy (no prompt). Each series has a colour of its own in its plot ({@link Palette}), and the legend never takes
+ * the plot's room ({@link Legend}).
  */
 public final class Plots {
     public static final int WIDTH = 900;
+    /** The height of a plot whose legend is beside it; a legend below the plot adds its own height. */
     public static final int HEIGHT = 500;
-    /** Series colours (Tableau 10 without its grey, which marks the zero-shot line). */
-    private static final Color[] COLOURS = {
-            new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728), new Color(0x9467bd),
-            new Color(0x8c564b), new Color(0xe377c2), new Color(0xbcbd22), new Color(0x17becf), new Color(0x393b79),
-            new Color(0x637939), new Color(0x843c39)};
-    private static final Marker[] MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND,
-            SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN};
     static final Color ZERO_SHOT_COLOUR = new Color(0x555555);
     static final BasicStroke ZERO_SHOT_STROKE = new BasicStroke(1.6f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND,
             10f, new float[] {2f, 4f}, 0f);
     static final String ZERO_SHOT_LABEL = "zero-shot (no prompt)";
     private static final int MAX_POINTS_WITH_MARKERS = 40;
-    /** The longest series label (characters) a legend beside the plot takes; with a longer one it goes below. */
-    static final int LONGEST_LABEL_BESIDE = 40;
     static final int SMALLEST_TITLE_POINTS = 10;
     /** About the width XChart gives the y axis, its title and tick labels, left of the plot. */
-    private static final int Y_AXIS_ALLOWANCE = 80;
+    static final int Y_AXIS_ALLOWANCE = 80;
     private static final FontRenderContext XCHARTS_CONTEXT = new FontRenderContext(null, true, false);
 
     static {
@@ -60,17 +50,25 @@ public final class Plots {
         }
     }
 
-    /** One written plot; {@code file} is relative to the report folder. */
-    public record Plot(String task, String split, String title, Path file) {}
+    /**
+     * One written plot; {@code file} is relative to the report folder, {@code height} its picture's height in pixels.
+     *
+     * @param legendKey each legend entry's full label, in the legend's order, where the legend had to cut some
+     *                  (its entries are numbered); empty where it shows them whole
+     */
+    public record Plot(String task, String split, String title, Path file, int height, List<String> legendKey) {
+        public Plot {
+            legendKey = List.copyOf(legendKey);
+        }
+    }
 
     private Plots() {}
 
     /** Writes the plots of every task and split into {@code plotsDir}; quantities no series has are skipped. */
-    public static List<Plot> write(Grouping grouping, Path outDir, Path plotsDir) throws IOException {
+    static List<Plot> write(Grouping grouping, Path outDir, Path plotsDir, PlotFiles files) throws IOException {
         Files.createDirectories(plotsDir);
         List<Plot> plots = new ArrayList<>();
-        Set<String> names = new HashSet<>();
-        Map<String, Integer> colourOfLabel = colourIndices(grouping.series());
+        Map<String, Integer> colourOfLabel = Palette.colourIndices(grouping.series());
         for (Map.Entry<List<String>, List<Series>> group : grouping.byTaskAndSplit().entrySet()) {
             String task = group.getKey().get(0);
             String split = group.getKey().get(1);
@@ -80,25 +78,36 @@ public final class Plots {
                 if (chart == null) {
                     continue;
                 }
-                String base = safe(task) + "_" + safe(split) + "_" + quantity.fileName();
-                String name = base + ".png";
-                for (int i = 2; !names.add(name); i++) {
-                    name = base + "-" + i + ".png";
-                }
-                Path file = plotsDir.resolve(name);
-                try (OutputStream out = Files.newOutputStream(file)) {
-                    BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
-                }
-                plots.add(new Plot(task, split, quantity.title(), outDir.relativize(file)));
+                Path file = plotsDir.resolve(files.name(List.of(task, split, quantity.fileName())));
+                plots.add(new Plot(task, split, quantity.title(), outDir.relativize(save(chart, file)),
+                        chart.getHeight(), legendKey(chart)));
             }
         }
         return plots;
     }
 
+    /** Writes {@code chart} as a PNG to {@code file}, and returns the file. */
+    static Path save(XYChart chart, Path file) throws IOException {
+        try (OutputStream out = Files.newOutputStream(file)) {
+            BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+        }
+        return file;
+    }
+
+    /** The full names of the legend's entries where it shows them cut (numbered), else nothing. */
+    static List<String> legendKey(XYChart chart) {
+        List<XYSeries> shown = chart.getSeriesMap().values().stream().filter(XYSeries::isShowInLegend).toList();
+        boolean cut = shown.stream().anyMatch(series -> !series.getLabel().equals(series.getName()));
+        return cut ? shown.stream().map(XYSeries::getName).toList() : List.of();
+    }
+
+    /** One line of a per-round plot: a series' values per round, or a baseline's level, and how it is drawn. */
+    private record Line(String name, Palette.Style style, SortedMap<Integer, Stats> values, Double level) {}
+
     /** The chart of one quantity, or null when no series has a value for it in any round. */
     static XYChart chart(String task, String split, Quantity quantity, List<Series> seriesList,
                          Map<String, Integer> colourOfLabel) {
-        List<Integer> styles = styleIndices(seriesList, colourOfLabel);
+        List<Palette.Style> styles = Palette.styles(seriesList, colourOfLabel);
         int minRound = Integer.MAX_VALUE;
         int maxRound = Integer.MIN_VALUE;
         List<SortedMap<Integer, Stats>> perRound = new ArrayList<>();
@@ -113,57 +122,79 @@ public final class Plots {
         if (minRound == Integer.MAX_VALUE) {
             return null;
         }
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+        // The legend's entries, known before the chart is built: a legend below the plot makes the picture taller.
+        Set<String> names = new HashSet<>();
+        List<Line> lines = new ArrayList<>();
+        for (int i = 0; i < seriesList.size(); i++) {
+            Series series = seriesList.get(i);
+            SortedMap<Integer, Stats> values = perRound.get(i);
+            if (!values.isEmpty()) {
+                lines.add(new Line(unique(names, series.label()), styles.get(i), values, null));
+            } else if (quantity.equals(Quantity.ACCURACY) && series.finalAccuracy().count() > 0) {
+                lines.add(new Line(unique(names, series.label() + " (final)"), styles.get(i), values,
+                        series.finalAccuracy().mean()));
+            }
+        }
+        Stats zeroShot = zeroShot(quantity, seriesList);
+        List<String> entries = new ArrayList<>(lines.stream().map(Line::name).toList());
+        String zeroShotName = zeroShot.count() > 0 ? unique(names, ZERO_SHOT_LABEL) : null;
+        if (zeroShotName != null) {
+            entries.add(zeroShotName);
+        }
+        XYStyler probe = new XYStyler();
+        baseStyle(probe);
+        Legend legend = Legend.of(entries, probe, WIDTH, HEIGHT);
+
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT + legend.height())
                 .title(quantity.title() + " \u2014 " + task + ", " + split + " split")
-                .xAxisTitle(seriesList.stream().anyMatch(s -> s.runs().size() > 1)
+                .xAxisTitle(seriesList.stream().anyMatch(s -> s.seeds().size() > 1)
                         ? "round   (lines: mean over seeds; shaded: min\u2013max over seeds)" : "round")
                 .yAxisTitle(quantity.axisLabel()).build();
         style(chart.getStyler(), minRound, maxRound);
-        if (seriesList.stream().mapToInt(s -> s.label().length()).max().orElse(0) > LONGEST_LABEL_BESIDE) {
-            // XChart gives a legend beside the plot all the width its labels ask for, down to no plot at all.
-            chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        }
+        chart.getStyler().setLegendPosition(legend.position());
         chart.getStyler().setYAxisDecimalPattern(decimalPattern(perRound));
 
         // Bands first, so that every line is drawn over them.
-        for (int i = 0; i < seriesList.size(); i++) {
-            addBand(chart, seriesList.get(i), perRound.get(i), COLOURS[styles.get(i)]);
+        for (Line line : lines) {
+            addBand(chart, line.name(), line.values(), line.style().color());
         }
-        for (int i = 0; i < seriesList.size(); i++) {
-            Series series = seriesList.get(i);
-            int style = styles.get(i);
-            Color colour = COLOURS[style];
-            SortedMap<Integer, Stats> values = perRound.get(i);
-            if (!values.isEmpty()) {
-                double[] x = values.keySet().stream().mapToDouble(Integer::doubleValue).toArray();
-                double[] y = values.values().stream().mapToDouble(Stats::mean).toArray();
-                XYSeries line = chart.addSeries(unique(chart, series.label()), x, y);
-                line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
-                line.setLineColor(colour);
-                line.setLineStyle(new BasicStroke(2.2f));
-                line.setMarkerColor(colour);
-                line.setMarker(x.length <= MAX_POINTS_WITH_MARKERS ? MARKERS[style % MARKERS.length]
-                        : SeriesMarkers.NONE);
-            } else if (quantity.equals(Quantity.ACCURACY) && series.finalAccuracy().count() > 0) {
-                horizontal(chart, series.label() + " (final)", series.finalAccuracy().mean(), minRound, maxRound,
-                        colour, new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
-                                new float[] {9f, 6f}, 0f));
+        for (Line line : lines) {
+            Palette.Style style = line.style();
+            XYSeries drawn;
+            if (line.level() == null) {
+                double[] x = line.values().keySet().stream().mapToDouble(Integer::doubleValue).toArray();
+                double[] y = line.values().values().stream().mapToDouble(Stats::mean).toArray();
+                drawn = chart.addSeries(line.name(), x, y);
+                drawn.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+                drawn.setLineColor(style.color());
+                drawn.setLineStyle(style.line());
+                drawn.setMarkerColor(style.color());
+                drawn.setMarker(x.length <= MAX_POINTS_WITH_MARKERS ? style.marker() : SeriesMarkers.NONE);
+            } else {
+                drawn = horizontal(chart, line.name(), line.level(), minRound, maxRound, style.color(),
+                        style.level());
             }
+            drawn.setLabel(legend.labels().get(entries.indexOf(line.name())));
         }
-        if (quantity.equals(Quantity.ACCURACY) && seriesList.stream().noneMatch(s -> Grouping.promptFree(s.method()))) {
-            List<Double> zeroShot = new ArrayList<>();
-            for (Series series : seriesList) {
-                series.runs().forEach(run -> zeroShot.add(run.zeroShotAccuracy()));
-            }
-            Stats stats = Stats.of(zeroShot);
-            if (stats.count() > 0) {
-                horizontal(chart, ZERO_SHOT_LABEL, stats.mean(), minRound, maxRound, ZERO_SHOT_COLOUR,
-                        ZERO_SHOT_STROKE);
-            }
+        if (zeroShotName != null) {
+            horizontal(chart, zeroShotName, zeroShot.mean(), minRound, maxRound, ZERO_SHOT_COLOUR, ZERO_SHOT_STROKE)
+                    .setLabel(legend.labels().get(entries.size() - 1));
         }
         padFlatYAxis(chart);
         fitTitle(chart);
         return chart;
+    }
+
+    /** The zero-shot accuracy the accuracy plot marks, over the plot's runs; none when a series is zero-shot. */
+    private static Stats zeroShot(Quantity quantity, List<Series> seriesList) {
+        if (!quantity.equals(Quantity.ACCURACY) || seriesList.stream().anyMatch(s -> Grouping.promptFree(s.method()))) {
+            return Stats.of(List.of());
+        }
+        List<Double> zeroShot = new ArrayList<>();
+        for (Series series : seriesList) {
+            series.runs().forEach(run -> zeroShot.add(run.zeroShotAccuracy()));
+        }
+        return Stats.of(zeroShot);
     }
 
     /** XChart draws a single tick when every value is the same; give such a chart some room above and below. */
@@ -213,7 +244,7 @@ public final class Plots {
         double plotRight = chart.getWidth() - styler.getChartPadding();
         if (styler.getLegendPosition() == Styler.LegendPosition.OutsideE) {
             double widest = chart.getSeriesMap().values().stream().filter(XYSeries::isShowInLegend)
-                    .mapToDouble(series -> textWidth(series.getName(), styler.getLegendFont())).max().orElse(0);
+                    .mapToDouble(series -> textWidth(series.getLabel(), styler.getLegendFont())).max().orElse(0);
             plotRight -= widest + styler.getLegendSeriesLineLength() + 3 * styler.getLegendPadding()
                     + styler.getChartPadding();
         }
@@ -246,7 +277,7 @@ public final class Plots {
         styler.setLocale(java.util.Locale.ROOT);
     }
 
-    private static void addBand(XYChart chart, Series series, SortedMap<Integer, Stats> values, Color colour) {
+    private static void addBand(XYChart chart, String name, SortedMap<Integer, Stats> values, Color colour) {
         boolean spread = values.values().stream().anyMatch(s -> s.count() > 1 && s.max() > s.min());
         if (!spread || values.size() < 2) {
             return;
@@ -262,7 +293,7 @@ public final class Plots {
             y[2 * n - 1 - i] = entry.getValue().min();
             i++;
         }
-        XYSeries band = chart.addSeries(unique(chart, series.label() + " (min\u2013max)"), x, y);
+        XYSeries band = chart.addSeries(unique(chart, name + " (min\u2013max)"), x, y);
         band.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.PolygonArea);
         Color translucent = new Color(colour.getRed(), colour.getGreen(), colour.getBlue(), 45);
         band.setFillColor(translucent);
@@ -271,55 +302,20 @@ public final class Plots {
         band.setShowInLegend(false);
     }
 
-    private static void horizontal(XYChart chart, String name, double level, int minRound, int maxRound, Color colour,
-                                   BasicStroke stroke) {
-        horizontalSpan(chart, name, level, minRound == maxRound ? minRound - 1 : minRound,
+    private static XYSeries horizontal(XYChart chart, String name, double level, int minRound, int maxRound,
+                                       Color colour, BasicStroke stroke) {
+        return horizontalSpan(chart, name, level, minRound == maxRound ? minRound - 1 : minRound,
                 minRound == maxRound ? maxRound + 1 : maxRound, colour, stroke);
     }
 
-    static void horizontalSpan(XYChart chart, String name, double level, double low, double high, Color colour,
-                               BasicStroke stroke) {
+    static XYSeries horizontalSpan(XYChart chart, String name, double level, double low, double high, Color colour,
+                                   BasicStroke stroke) {
         XYSeries line = chart.addSeries(unique(chart, name), new double[] {low, high}, new double[] {level, level});
         line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
         line.setLineColor(colour);
         line.setLineStyle(stroke);
         line.setMarker(SeriesMarkers.NONE);
-    }
-
-    /**
-     * A label's colour and marker, the same in every plot of a report and in every report: a method alone keeps its
-     * method's (in the registry's order, {@link Methods#names}: the first blue, the second orange, then green, red,
-     * purple, ...), so the plots of a grid that is still filling in do not change colour as
-     * cells finish. Labels with parameters (e.g. {@code fedbpt r_p=0.2}) take the colours after the methods', in the
-     * order of their labels.
-     */
-    static Map<String, Integer> colourIndices(List<Series> seriesList) {
-        Map<String, Integer> indices = new HashMap<>();
-        for (String method : Methods.names()) {
-            indices.put(method, indices.size());
-        }
-        int next = indices.size();
-        for (String label : seriesList.stream().map(Series::label).sorted().distinct().toList()) {
-            if (!indices.containsKey(label)) {
-                indices.put(label, next++);
-            }
-        }
-        return indices;
-    }
-
-    /** Each series' index into the colours and markers: its label's, or the next one free in this plot. */
-    private static List<Integer> styleIndices(List<Series> seriesList, Map<String, Integer> colourOfLabel) {
-        List<Integer> indices = new ArrayList<>();
-        Set<Integer> taken = new HashSet<>();
-        for (Series series : seriesList) {
-            int index = colourOfLabel.getOrDefault(series.label(), 0) % COLOURS.length;
-            for (int tries = 0; taken.contains(index) && tries < COLOURS.length; tries++) {
-                index = (index + 1) % COLOURS.length;
-            }
-            taken.add(index);
-            indices.add(index);
-        }
-        return indices;
+        return line;
     }
 
     /** Tick labels with as many decimals as about eight ticks over the plotted values need, the same on every tick. */
@@ -354,8 +350,12 @@ public final class Plots {
         return unique;
     }
 
-    static String safe(String text) {
-        String safe = text.replaceAll("[^A-Za-z0-9._-]+", "-");
-        return safe.isEmpty() ? "x" : safe;
+    /** {@code name}, numbered when {@code taken} has it already; taken from then on. */
+    private static String unique(Set<String> taken, String name) {
+        String unique = name;
+        for (int i = 2; !taken.add(unique); i++) {
+            unique = name + " #" + i;
+        }
+        return unique;
     }
 }

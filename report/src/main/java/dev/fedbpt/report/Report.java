@@ -21,9 +21,11 @@ public final class Report {
     public static final String HTML_FILE = "report.html";
     public static final String MARKDOWN_FILE = "results.md";
     public static final String PLOTS_DIR = "plots";
-    static final String TABLE_NOTE = "Final accuracy: mean ± sample standard deviation over the seeds of the finished"
-            + " runs (n/a with one seed); unfinished runs appear in the plots with the rounds they completed."
-            + " Rounds: rounds completed. Zero-shot accuracy: the model without a prompt.";
+    static final String TABLE_NOTE = "Final accuracy: mean ± sample standard deviation over the distinct seeds of"
+            + " the finished runs (n/a with one seed); folders that ran the same seed count as one seed, at their mean."
+            + " Seeds: distinct seeds, with the number of run folders when that is more. Unfinished runs appear in the"
+            + " plots with the rounds they completed. Rounds: rounds completed. Zero-shot accuracy: the model without"
+            + " a prompt.";
 
     /** What {@link #write} wrote, and from how many runs. */
     public record Written(Path html, Path markdown, List<Path> plots, int runs, int series, int unfinished) {}
@@ -47,8 +49,10 @@ public final class Report {
         tables.addAll(Tables.ablations(grouping));
         try {
             Files.createDirectories(outDir);
-            List<Plots.Plot> plots = Plots.write(grouping, outDir, outDir.resolve(PLOTS_DIR));
-            List<Plots.Plot> ablationPlots = AblationPlots.write(grouping, outDir, outDir.resolve(PLOTS_DIR));
+            // One set of names for both kinds of plot: they share the plots folder.
+            PlotFiles files = new PlotFiles();
+            List<Plots.Plot> plots = Plots.write(grouping, outDir, outDir.resolve(PLOTS_DIR), files);
+            List<Plots.Plot> ablationPlots = AblationPlots.write(grouping, outDir, outDir.resolve(PLOTS_DIR), files);
             Path markdown = outDir.resolve(MARKDOWN_FILE);
             Files.writeString(markdown, markdown(runs, grouping, tables), StandardCharsets.UTF_8);
             Path html = outDir.resolve(HTML_FILE);

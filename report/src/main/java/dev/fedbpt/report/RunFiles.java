@@ -76,7 +76,8 @@ final class RunFiles {
         Long seed = integer(file, 0, node, RunFields.SEED);
         return new RunResult(text(file, node, RunFields.METHOD), seed, rounds == null ? null : rounds.intValue(),
                 number(file, 0, node, RunFields.ZERO_SHOT_ACCURACY), number(file, 0, node, RunFields.FINAL_ACCURACY),
-                text(file, node, RunFields.SAME_RUN_AS), finalTaskMetrics(file, node));
+                text(file, node, RunFields.SAME_RUN_AS), text(file, node, RunFields.PROFILE),
+                finalTaskMetrics(file, node));
     }
 
     /**

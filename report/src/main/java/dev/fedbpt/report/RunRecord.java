@@ -25,11 +25,13 @@ import java.util.stream.Stream;
  * its resolved configuration (flattened to {@code section.key -> value}, without the {@code fedbpt}
  * root), its per-round metrics and, when it finished, its result.
  *
+ * @param task     the task's name (a task file's own name when {@code data.task} is its path, see {@link TaskNames})
  * @param settings every key of {@code config.conf} under {@code fedbpt}, and the default of each key the folder's
  *                 version did not have yet, values as text, sorted by key
  * @param result   null while the run is unfinished (no {@code result.json})
  */
-public record RunRecord(Path directory, SortedMap<String, String> settings, List<MetricsRow> rows, RunResult result) {
+public record RunRecord(Path directory, String task, SortedMap<String, String> settings, List<MetricsRow> rows,
+                        RunResult result) {
     public static final String CONFIG_FILE = RunLayout.CONFIG_FILE;
     public static final String METRICS_FILE = RunLayout.METRICS_FILE;
     public static final String RESULT_FILE = RunLayout.RESULT_FILE;
@@ -50,7 +52,7 @@ public record RunRecord(Path directory, SortedMap<String, String> settings, List
         List<MetricsRow> rows = Files.isRegularFile(metricsFile) ? RunFiles.readMetrics(metricsFile) : List.of();
         Path resultFile = directory.resolve(RESULT_FILE);
         RunResult result = Files.isRegularFile(resultFile) ? RunFiles.readResult(resultFile) : null;
-        return new RunRecord(directory, settings, rows, result);
+        return new RunRecord(directory, TaskNames.of(settings.get("data.task"), directory), settings, rows, result);
     }
 
     /**
@@ -87,10 +89,6 @@ public record RunRecord(Path directory, SortedMap<String, String> settings, List
 
     public boolean finished() {
         return result != null;
-    }
-
-    public String task() {
-        return settings.getOrDefault("data.task", "unknown");
     }
 
     public String split() {
@@ -130,6 +128,11 @@ public record RunRecord(Path directory, SortedMap<String, String> settings, List
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    /** The profile the run's method ran with, as its result.json records it; null without one (or unfinished). */
+    public String profile() {
+        return result == null ? null : result.profile();
     }
 
     public Double finalAccuracy() {

@@ -9,9 +9,11 @@ import java.util.Map;
  * @param finalTaskMetrics the task's other final metrics by key (f1, mcc), for the tasks that report them
  * @param sameRunAs the sweep cell whose run this folder holds a copy of (its method does not read the setting the
  *                  two differ in), or null for a run computed in this folder
+ * @param profile   the profile the run's method ran with (FedBPT's paper or reference-code reading), or null for a
+ *                  method without one or a run from before result.json recorded it
  */
 public record RunResult(String method, Long seed, Integer roundsCompleted, Double zeroShotAccuracy,
-                        Double finalAccuracy, String sameRunAs, Map<String, Double> finalTaskMetrics) {
+                        Double finalAccuracy, String sameRunAs, String profile, Map<String, Double> finalTaskMetrics) {
     public RunResult {
         finalTaskMetrics = finalTaskMetrics == null ? Map.of() : finalTaskMetrics;
     }

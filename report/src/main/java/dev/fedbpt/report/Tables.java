@@ -48,8 +48,7 @@ public final class Tables {
                 Stats stats = series.finalTaskMetric(key);
                 row.add(stats.count() == 0 ? "n/a" : meanStd(stats));
             }
-            int unfinished = series.unfinishedCount();
-            row.add(series.runs().size() + (unfinished > 0 ? " (" + unfinished + " unfinished)" : ""));
+            row.add(seeds(series));
             row.add(series.minRounds() == series.maxRounds() ? String.valueOf(series.maxRounds())
                     : series.minRounds() + "–" + series.maxRounds());
             row.add(zeroShot(series.zeroShotAccuracy()));
@@ -58,11 +57,31 @@ public final class Tables {
         return new Table("Final " + evaluationSplit(grouping) + " accuracy", header, rows);
     }
 
-    /** A parameter's cell: n/a for a search setting of a method that does not search (zero-shot, in-context). */
+    /**
+     * A parameter's cell: n/a for a key the method does not read (a profile, for a method without one) and for a
+     * search setting of a method that does not search (zero-shot, in-context).
+     */
     private static String parameterCell(Series series, String key) {
         // A method this fedbpt no longer knows counts as tuning (its settings are shown as they were).
         boolean searches = !Methods.isKnown(series.method()) || Methods.traits(series.method()).runsRounds();
-        return searches || !key.startsWith("search.") ? series.parameters().get(key) : "n/a";
+        String value = series.parameters().get(key);
+        return value != null && (searches || !key.startsWith("search.")) ? value : "n/a";
+    }
+
+    /**
+     * The seeds cell: how many distinct seeds, then how many run folders when several hold one seed (copies count
+     * once), and how many are unfinished: "2", "1 (4 runs)", "4 (1 unfinished)".
+     */
+    static String seeds(Series series) {
+        int seeds = series.seeds().size();
+        List<String> notes = new ArrayList<>();
+        if (series.runs().size() > seeds) {
+            notes.add(series.runs().size() + " runs");
+        }
+        if (series.unfinishedCount() > 0) {
+            notes.add(series.unfinishedCount() + " unfinished");
+        }
+        return seeds + (notes.isEmpty() ? "" : " (" + String.join(", ", notes) + ")");
     }
 
     /** One table per {@link Ablation}: a row per combination of the other coordinates, a column per value. */
@@ -77,8 +96,9 @@ public final class Tables {
                 List<String> cells = new ArrayList<>(row.coordinates());
                 for (String value : ablation.values()) {
                     Series series = row.byValue().get(value);
+                    // n: the seeds the mean is over, not the folders (copies of a seed count once).
                     cells.add(series == null ? ""
-                            : finalAccuracy(series) + " (n=" + series.finishedRuns().size() + ")");
+                            : finalAccuracy(series) + " (n=" + series.finalAccuracy().count() + ")");
                 }
                 rows.add(cells);
             }
@@ -101,7 +121,7 @@ public final class Tables {
         return splits.isEmpty() ? "test" : String.join("/", splits);
     }
 
-    /** "mean ± std" over the finished seeds; "± n/a" with one seed; "n/a" without a final accuracy. */
+    /** "mean ± std" over the finished seeds; "± n/a" with one seed (however many folders); "n/a" without one. */
     static String finalAccuracy(Series series) {
         Stats stats = series.finalAccuracy();
         if (stats.count() == 0) {

@@ -52,9 +52,12 @@ final class FakeRuns {
                 round, loss, sigma, accuracy == null ? "null" : accuracy.toString(), bytesUp, bytesDown);
     }
 
+    /** The methods whose result.json records the profile they ran with, as the runner's do. */
+    static final java.util.Set<String> PROFILED = java.util.Set.of("fedbpt", "fedavg-bbt", "centralised-bbt");
+
     /**
      * A run with {@code rounds} rounds of made-up metrics (accuracy on even rounds and the last, reaching
-     * {@code finalAccuracy}); finished runs get a result.json.
+     * {@code finalAccuracy}); finished runs get a result.json (with the paper profile, for a method that has one).
      */
     static Path run(Path dir, String task, String split, String method, long seed, double perturbationRate, int rounds,
                     int planned, double finalAccuracy, boolean finished) {
@@ -69,6 +72,7 @@ final class FakeRuns {
         write(dir.resolve("metrics.jsonl"), metrics.toString());
         if (finished) {
             write(dir.resolve("result.json"), String.format(Locale.ROOT, "{\"experiment\":\"x\",\"method\":\"%s\","
+                            + (PROFILED.contains(method) ? "\"profile\":\"paper\"," : "")
                             + "\"step_rule\":\"paper-eq6\",\"seed\":%d,\"rounds_completed\":%d,"
                             + "\"zero_shot_accuracy\":0.69,\"final_accuracy\":%s,\"final_sigma\":0.8,"
                             + "\"global_mean_sha256\":\"ab12\",\"config_hash\":\"cd34\"}",
@@ -77,11 +81,19 @@ final class FakeRuns {
         return dir;
     }
 
-    /** Sets {@code fedbpt.key = value} in a fake run's config.conf; the last value set for a key is the one read. */
+    /**
+     * Sets {@code fedbpt.key = value} in a fake run's config.conf; the last value set for a key is the one read. The
+     * profile goes into its result.json too, where that records one.
+     */
     static void setKey(Path run, String key, String value) {
         Path file = run.resolve("config.conf");
+        Path result = run.resolve("result.json");
         try {
             write(file, Files.readString(file) + "fedbpt.%s = \"%s\"\n".formatted(key, value));
+            if (key.equals("search.profile") && Files.isRegularFile(result)) {
+                write(result, Files.readString(result).replaceFirst("\"profile\":\"[^\"]*\"",
+                        "\"profile\":\"" + value + "\""));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

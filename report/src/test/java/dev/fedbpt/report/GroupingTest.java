@@ -2,6 +2,8 @@ package dev.fedbpt.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +82,56 @@ class GroupingTest {
         List<RunRecord> withOverride = new java.util.ArrayList<>(byProfile);
         withOverride.add(RunRecord.read(cleanLoss));
         assertEquals(List.of("search.client-ranking", "search.profile"), Grouping.of(withOverride).varyingKeys());
+    }
+
+    @Test
+    void aMethodWithoutAProfileIsNeitherSplitNorLabelledNorTabledByOne() throws IOException {
+        Path paper = FakeRuns.run(dir.resolve("paper"), "sst2", "iid", "fedbpt", 1, 0.5, 2, 2, 0.7, true);
+        Path reference = referenceCode(FakeRuns.run(dir.resolve("ref"), "sst2", "iid", "fedbpt", 1, 0.5, 2, 2, 0.72,
+                true));
+        // Fed-BBPT reads no profile: one of its cells was run under reference-code all the same (the grid's value).
+        Path bbptPaper = FakeRuns.run(dir.resolve("bbpt1"), "sst2", "iid", "fed-bbpt", 1, 0.5, 2, 2, 0.6, true);
+        Path bbptReference = referenceCode(FakeRuns.run(dir.resolve("bbpt2"), "sst2", "iid", "fed-bbpt", 2, 0.5, 2, 2,
+                0.62, true));
+        Path zeroShot = FakeRuns.run(dir.resolve("zero"), "sst2", "iid", "zero-shot", 1, 0.5, 0, 0, 0.69, true);
+        // A FedBPT run from before result.json recorded the profile has one all the same.
+        Path result = paper.resolve("result.json");
+        FakeRuns.write(result, Files.readString(result).replace("\"profile\":\"paper\",", ""));
+        List<RunRecord> runs = List.of(RunRecord.read(paper), RunRecord.read(reference), RunRecord.read(bbptPaper),
+                RunRecord.read(bbptReference), RunRecord.read(zeroShot));
+        assertEquals("reference-code", runs.get(1).profile(), "result.json records FedBPT's profile");
+        assertEquals(null, runs.get(0).profile());
+        assertEquals(null, runs.get(2).profile());
+
+        Grouping grouping = Grouping.of(runs);
+        assertEquals(List.of("search.profile"), grouping.varyingKeys());
+        assertEquals(List.of("zero-shot", "fed-bbpt", "fedbpt profile=paper", "fedbpt profile=reference-code"),
+                grouping.series().stream().map(Series::label).toList());
+        Series fedBbpt = grouping.series().get(1);
+        assertEquals(2, fedBbpt.runs().size(), "the profile does not split Fed-BBPT's seeds");
+        assertEquals(Map.of(), fedBbpt.parameters());
+
+        Table table = Tables.results(grouping);
+        int profile = table.header().indexOf("profile");
+        assertEquals(List.of("n/a", "n/a", "paper", "reference-code"),
+                table.rows().stream().map(row -> row.get(profile)).toList());
+        // The profile's ablation compares FedBPT's two readings only.
+        assertEquals(List.of("fedbpt"), Ablation.of(grouping).get(0).rows().stream()
+                .map(row -> row.coordinates().get(2)).toList());
+    }
+
+    @Test
+    void aMethodThisFedbptNoLongerKnowsHasAProfileWhenItsResultsRecordOne() {
+        Path one = FakeRuns.run(dir.resolve("one"), "sst2", "iid", "an-old-method", 1, 0.5, 2, 2, 0.7, true);
+        Path two = FakeRuns.run(dir.resolve("two"), "sst2", "iid", "an-old-method", 1, 0.5, 2, 2, 0.7, true);
+        for (Path run : List.of(one, two)) {
+            FakeRuns.write(run.resolve("result.json"), "{\"method\":\"an-old-method\",\"profile\":\"paper\","
+                    + "\"final_accuracy\":0.7}");
+        }
+        FakeRuns.setKey(two, "search.profile", "reference-code");
+        assertEquals(List.of("an-old-method profile=paper", "an-old-method profile=reference-code"),
+                Grouping.of(List.of(RunRecord.read(one), RunRecord.read(two))).series().stream().map(Series::label)
+                        .toList());
     }
 
     /** Writes the values a stored reference-code configuration holds (every item resolved) into a fake run. */

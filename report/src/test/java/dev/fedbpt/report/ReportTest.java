@@ -71,6 +71,62 @@ class ReportTest {
     }
 
     @Test
+    void foldersOfOneSeedCountAsOneSeedAndGiveNoSpread() throws IOException {
+        // One cell run in four sweeps (seed 1 each time), and a series whose seed 1 ran twice beside a seed 2.
+        Path runs = dir.resolve("copies");
+        for (String sweep : List.of("a", "b", "c", "d")) {
+            FakeRuns.run(runs.resolve(sweep + "/fedbpt"), "sst2", "iid", "fedbpt", 1, 0.5, 4, 4, 0.70, true);
+        }
+        FakeRuns.run(runs.resolve("a/fedavg-1"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 4, 4, 0.70, true);
+        FakeRuns.run(runs.resolve("b/fedavg-1"), "sst2", "iid", "fedavg-bbt", 1, 0.5, 4, 4, 0.72, true);
+        FakeRuns.run(runs.resolve("a/fedavg-2"), "sst2", "iid", "fedavg-bbt", 2, 0.5, 4, 4, 0.80, true);
+        String markdown = Files.readString(Report.write(List.of(runs), runs).markdown(), StandardCharsets.UTF_8);
+
+        assertEquals(List.of("sst2", "iid", "fedbpt", "0.7000 ± n/a", "1 (4 runs)", "4", "0.6900"),
+                cells(row(markdown, "fedbpt")), "four copies of seed 1 are one seed, without a spread");
+        // Seed 1 at its folders' mean 0.71, seed 2 at 0.80: 0.755 ± sqrt(2 * 0.045^2 / 1) = 0.0636.
+        assertEquals(List.of("sst2", "iid", "fedavg-bbt", "0.7550 ± 0.0636", "2 (3 runs)", "4", "0.6900"),
+                cells(row(markdown, "fedavg-bbt")));
+        assertTrue(markdown.contains("folders that ran the same seed count as one seed"), markdown);
+
+        Grouping grouping = Grouping.of(RunRecord.findAll(List.of(runs)));
+        Series copies = grouping.series().stream().filter(s -> s.method().equals("fedbpt")).findFirst().orElseThrow();
+        assertEquals(List.of("1"), copies.seeds());
+        assertEquals(1, copies.perRound(Quantity.ACCURACY).get(4).count(), "one seed per round, not four");
+        org.knowm.xchart.XYChart chart = Plots.chart("sst2", "iid", Quantity.ACCURACY, List.of(copies),
+                Palette.colourIndices(List.of(copies)));
+        assertEquals("round", chart.getXAxisTitle(), "no spread over seeds to shade");
+        assertFalse(chart.getSeriesMap().keySet().stream().anyMatch(name -> name.contains("min\u2013max")));
+    }
+
+    @Test
+    void aTaskFileIsNamedByItsNameNotItsPath() throws IOException {
+        String shipped = new String(getClass().getClassLoader()
+                .getResourceAsStream("dev/fedbpt/config/tasks/sst2.conf").readAllBytes(), StandardCharsets.UTF_8);
+        // The run started in `dir`, with data.task relative to it; the report runs elsewhere.
+        FakeRuns.write(dir.resolve("tasks/my-sentiment.conf"), shipped.replace("name = \"sst2\"",
+                "name = \"movie-reviews\""));
+        Path runs = dir.resolve("results/sweep");
+        FakeRuns.run(runs.resolve("own"), "tasks/my-sentiment.conf", "iid", "fedbpt", 1, 0.5, 4, 4, 0.70, true);
+        FakeRuns.run(runs.resolve("gone"), "/no/such/folder/old-task.conf", "iid", "fedbpt", 1, 0.5, 4, 4, 0.60, true);
+        FakeRuns.run(runs.resolve("spelled"), "SST-2", "iid", "fedbpt", 1, 0.5, 4, 4, 0.65, true);
+        Path out = dir.resolve("out");
+        Report.Written written = Report.write(List.of(runs), out);
+
+        assertEquals(List.of("movie-reviews", "old-task", "sst2"), Grouping.of(RunRecord.findAll(List.of(runs)))
+                .series().stream().map(Series::task).toList());
+        String markdown = Files.readString(written.markdown(), StandardCharsets.UTF_8);
+        assertTrue(markdown.contains("| movie-reviews | iid | fedbpt | 0.7000 ± n/a |")
+                && markdown.contains("| old-task | iid | fedbpt | 0.6000 ± n/a |"), markdown);
+        Set<String> files = written.plots().stream().map(p -> p.getFileName().toString()).collect(Collectors.toSet());
+        assertTrue(files.contains("movie-reviews_iid_accuracy.png") && files.contains("old-task_iid_accuracy.png"),
+                files.toString());
+        String html = Files.readString(written.html(), StandardCharsets.UTF_8);
+        assertFalse(markdown.contains("tasks/my-sentiment") || html.contains("my-sentiment.conf"),
+                "no task is named by its path");
+    }
+
+    @Test
     void plotsAreDecodablePngsOfTheRightSizeReferencedByTheHtml() throws IOException {
         Path runs = sweep();
         Path out = dir.resolve("report");
@@ -292,19 +348,19 @@ class ReportTest {
 
         Grouping grouping = Grouping.of(RunRecord.findAll(List.of(runs)));
         List<Series> all = grouping.byTaskAndSplit().get(List.of("sst2", "iid"));
-        assertTrue(all.stream().anyMatch(s -> s.label().length() > Plots.LONGEST_LABEL_BESIDE), all::toString);
+        assertTrue(all.stream().anyMatch(s -> s.label().length() > Legend.LONGEST_LABEL_BESIDE), all::toString);
         assertEquals(Styler.LegendPosition.OutsideS, Plots.chart("sst2", "iid",
-                Quantity.ACCURACY, all, Plots.colourIndices(all)).getStyler().getLegendPosition());
+                Quantity.ACCURACY, all, Palette.colourIndices(all)).getStyler().getLegendPosition());
         List<Series> shortLabels = all.stream().filter(s -> s.method().equals("fedavg-bbt")).toList();
         assertEquals(Styler.LegendPosition.OutsideE, Plots.chart("sst2", "iid",
-                Quantity.ACCURACY, shortLabels, Plots.colourIndices(shortLabels)).getStyler().getLegendPosition());
+                Quantity.ACCURACY, shortLabels, Palette.colourIndices(shortLabels)).getStyler().getLegendPosition());
     }
 
     private static Map<String, Color> sst2IidLineColours(Path runs) {
         Grouping grouping = Grouping.of(RunRecord.findAll(List.of(runs)));
         List<Series> sst2Iid = grouping.byTaskAndSplit().get(List.of("sst2", "iid"));
         org.knowm.xchart.XYChart chart = Plots.chart("sst2", "iid", Quantity.ACCURACY, sst2Iid,
-                Plots.colourIndices(grouping.series()));
+                Palette.colourIndices(grouping.series()));
         Map<String, Color> colours = new TreeMap<>();
         chart.getSeriesMap().forEach((label, series) -> colours.put(label, series.getLineColor()));
         colours.remove(Plots.ZERO_SHOT_LABEL);

@@ -1,5 +1,6 @@
 package dev.fedbpt.engine.fedbpt;
 
+import dev.fedbpt.engine.method.MethodEntry;
 import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.SettingException;
 import dev.fedbpt.engine.method.SettingsRules;
@@ -123,6 +124,13 @@ public final class FedBptSettings implements SettingsRules {
     @Override
     public List<String> leadingKeys() {
         return List.of(PROFILE);
+    }
+
+    /** The methods that search, which record the reading they ran in result.json; the baselines read none of it. */
+    @Override
+    public List<String> leadingKeysReaders() {
+        return FedBptMethods.entries().stream().filter(entry -> entry.traits().runsRounds()).map(MethodEntry::name)
+                .toList();
     }
 
     /** The search settings that change the numbers but not the rows a round scores. */

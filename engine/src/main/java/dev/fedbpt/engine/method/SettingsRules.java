@@ -45,6 +45,14 @@ public interface SettingsRules {
         return List.of();
     }
 
+    /**
+     * The methods that read the {@link #leadingKeys} (and the keys they set). Every configuration holds them, whatever
+     * its method; for any other method a report leaves them out, as they say nothing about its runs.
+     */
+    default List<String> leadingKeysReaders() {
+        return List.of();
+    }
+
     /** Checks every value these rules own (after {@link #resolve}); {@link SettingException} names the key. */
     void validate(MethodSettings settings);
 

@@ -27,6 +27,12 @@ class FedBptSettingsTest {
     }
 
     @Test
+    void theMethodsThatSearchReadTheProfileAndTheBaselinesDoNot() {
+        assertEquals(java.util.List.of("fedbpt", "fedavg-bbt", "centralised-bbt"), rules.leadingKeysReaders());
+        assertEquals(java.util.List.of("search.profile"), rules.leadingKeys());
+    }
+
+    @Test
     void anUnknownProfileNamesTheKey() {
         Map<String, String> values = Map.of("search.profile", "nvflare", "search.step-rule", "profile");
         SettingException e = assertThrows(SettingException.class, () -> rules.resolve(values::get));
