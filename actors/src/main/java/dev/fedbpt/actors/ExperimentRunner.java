@@ -111,8 +111,8 @@ public final class ExperimentRunner {
         String capped = d.testLimit() == 0 || data.testSet().labels().length < d.testLimit() ? ""
                 : d.testSampling() == ExperimentConfig.TestSampling.FIRST ? " (the file's first " + d.testLimit() + ")"
                 : " (data.test-limit: a sample stratified by class, drawn by the seed)";
-        return String.format("%d clients, %d training examples, %d %s examples%s, method %s",
-                data.clients().size(), data.clients().stream().mapToInt(c -> c.labels().length).sum(),
+        return String.format("%s, %s, %d %s examples%s, method %s", Counted.of(data.clients().size(), "client"),
+                Counted.of(data.clients().stream().mapToInt(c -> c.labels().length).sum(), "training example"),
                 data.testSet().labels().length, d.evaluatedOn(), capped, config.experiment().method());
     }
 

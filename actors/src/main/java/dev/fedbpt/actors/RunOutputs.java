@@ -145,9 +145,9 @@ public final class RunOutputs implements RunListener {
         String round = summary.round() > rounds ? "personalisation" // a personalised method's round after the rest
                 : String.format(Locale.ROOT, "round %3d/%d", summary.round(), rounds);
         progress.accept(String.format(Locale.ROOT,
-                "%s  clients %d/%d  loss %.4f%s  %s  %d rows  %.1f s%s%s",
+                "%s  clients %d/%d  %s%s  %s  %d rows  %.1f s%s%s",
                 round, summary.reported(), summary.sampled(),
-                summary.meanClientLoss(), metrics,
+                lossNote(summary), metrics,
                 summary.testAccuracy() == null ? "" : String.format(Locale.ROOT, "%s acc %.4f",
                         config.data().evaluatedOn(), summary.testAccuracy()) + taskMetricsNote(summary.testMetrics())
                         + oneClassNote(summary.testConfusion()),
@@ -175,6 +175,18 @@ public final class RunOutputs implements RunListener {
             progress.accept("checkpoint after round " + round + " not written (" + e.getMessage()
                     + "); the journal is intact");
         }
+    }
+
+    /**
+     * The clients' mean loss, or "loss -" for a round without one: no upload, or uploads that all carry a loss of
+     * exactly 0, which is how an upload without a loss passes the loss screen (Fed-BBPT's counts round); a
+     * cross-entropy of finite scores is never exactly 0.
+     */
+    static String lossNote(RoundSummary summary) {
+        double loss = summary.meanClientLoss();
+        boolean none = !Double.isFinite(loss) || summary.clients() != null && !summary.clients().isEmpty()
+                && summary.clients().stream().allMatch(c -> c.loss() == 0.0);
+        return none ? "loss -" : String.format(Locale.ROOT, "loss %.4f", loss);
     }
 
     private static String taskMetricsNote(Map<String, Double> taskMetrics) {

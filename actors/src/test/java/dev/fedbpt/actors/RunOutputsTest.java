@@ -85,4 +85,25 @@ class RunOutputsTest {
     private static Evaluator.Progress progress(int round, int scored, int seconds) {
         return new Evaluator.Progress(round, scored, 7600, Duration.ofSeconds(seconds));
     }
+
+    /** A round whose uploads carry no loss (Fed-BBPT's counts round reports 0) shows none, not "loss 0.0000". */
+    @Test
+    void aRoundWithoutALossShowsNone() {
+        assertEquals("loss 0.5000", RunOutputs.lossNote(round(0.5, List.of(new RoundSummary.ClientUpload(1, 0.5, 8)))));
+        assertEquals("loss -", RunOutputs.lossNote(round(0.0, List.of(new RoundSummary.ClientUpload(1, 0.0, 8),
+                new RoundSummary.ClientUpload(2, 0.0, 8)))));
+        assertEquals("loss -", RunOutputs.lossNote(round(Double.NaN, List.of())));
+    }
+
+    private static RoundSummary round(double loss, List<RoundSummary.ClientUpload> clients) {
+        return new RoundSummary(1, 1, 2, clients.size(), 0, loss, Map.of(), null, 0, 0, 0, 0, RoundIncidents.NONE,
+                "ab12", clients, Map.of(), Confusion.EMPTY, null);
+    }
+
+    @Test
+    void countsReadAsEnglish() {
+        assertEquals("1 client", Counted.of(1, "client"));
+        assertEquals("0 rounds", Counted.of(0, "round"));
+        assertEquals("40 training examples", Counted.of(40, "training example"));
+    }
 }

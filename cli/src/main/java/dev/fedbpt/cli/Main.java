@@ -1,6 +1,7 @@
 package dev.fedbpt.cli;
 
 import dev.fedbpt.benchmarks.BenchCommands;
+import dev.fedbpt.engine.method.Methods;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -18,6 +19,8 @@ public final class Main {
     public static final int OK = 0;
     public static final int FAILURE = 1;
     public static final int BAD_INPUT = 2;
+    /** Where the defaults file lives in a checkout, for help texts. */
+    static final String DEFAULTS_FILE = "config/src/main/resources/fedbpt-defaults.conf";
 
     public static void main(String[] args) {
         StopSignals.install();
@@ -28,6 +31,9 @@ public final class Main {
         CommandLine commandLine = new CommandLine(new Main());
         CommandLine bench = commandLine.getSubcommands().get("bench");
         BenchCommands.all().forEach(bench::addSubcommand);
+        commandLine.getSubcommands().get("run").getCommandSpec().usageMessage().footer(
+                "", "Methods (experiment.method): " + String.join(", ", Methods.names()) + ".",
+                "Every key, its default and its meaning: " + DEFAULTS_FILE + ".");
         commandLine.setExecutionExceptionHandler(new ErrorReporting());
         commandLine.setParameterExceptionHandler((ex, arguments) -> {
             ex.getCommandLine().getErr().println("fedbpt: " + ex.getMessage());

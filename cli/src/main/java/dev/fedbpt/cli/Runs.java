@@ -2,9 +2,9 @@ package dev.fedbpt.cli;
 
 import dev.fedbpt.actors.ConfiguredModels;
 import dev.fedbpt.actors.ExperimentRunner;
+import dev.fedbpt.actors.RunFolder;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.RunFields;
-import dev.fedbpt.engine.data.TaskMetric;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -31,6 +31,7 @@ final class Runs {
     static int execute(ExperimentConfig config, Path directory,
                        Function<Consumer<String>, ExperimentRunner.Outcome> run) {
         System.out.println("fedbpt: experiment '" + config.experiment().name() + "' in " + directory.toAbsolutePath());
+        boolean finishedBefore = RunFolder.holdsResult(directory);
         long start = System.nanoTime();
         ExperimentRunner.Outcome outcome = run.apply(line -> System.out.println("  " + line));
         if (outcome.badInput()) {
@@ -42,18 +43,9 @@ final class Runs {
             return Main.FAILURE;
         }
         Map<String, Object> result = outcome.outputs().result(outcome.outputs().finalState());
-        System.out.printf(Locale.ROOT, "%nzero-shot accuracy %s   tuned accuracy %s   (%s, %s rounds, %.1f s)%n",
-                format(result.get(RunFields.ZERO_SHOT_ACCURACY)), format(result.get(RunFields.FINAL_ACCURACY)),
-                result.get(RunFields.METHOD),
-                result.get(RunFields.ROUNDS_COMPLETED), (System.nanoTime() - start) / 1e9);
-        System.out.println(verdict(result.get(RunFields.ZERO_SHOT_ACCURACY), result.get(RunFields.FINAL_ACCURACY)));
-        for (TaskMetric metric : config.task().metrics()) {
-            if (metric != TaskMetric.ACCURACY) { // the task's other metrics, as the paper reports them
-                System.out.printf(Locale.ROOT, "zero-shot %s %s   tuned %s %s%n", metric.key(),
-                        format(result.get(RunFields.ZERO_SHOT_PREFIX + metric.key())), metric.key(),
-                        format(result.get(RunFields.FINAL_PREFIX + metric.key())));
-            }
-        }
+        System.out.println();
+        RunSummary.lines(config, result, finishedBefore ? null : (System.nanoTime() - start) / 1e9)
+                .forEach(System.out::println);
         System.out.println("global mean sha256 " + result.get(RunFields.GLOBAL_MEAN_SHA256));
         System.out.println("metrics: " + outcome.outputs().metricsFile() + "   result: " + outcome.outputs().resultFile());
         return Main.OK;
@@ -72,7 +64,4 @@ final class Runs {
                 Math.abs(points));
     }
 
-    private static String format(Object accuracy) {
-        return accuracy instanceof Double value ? String.format(Locale.ROOT, "%.4f", value) : "n/a";
-    }
 }

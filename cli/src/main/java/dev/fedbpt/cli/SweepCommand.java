@@ -11,7 +11,6 @@ import dev.fedbpt.cli.sweep.SweepPlan.Cell;
 import dev.fedbpt.cli.sweep.SweepPlan;
 import dev.fedbpt.cli.sweep.SweepTimeLeft;
 import dev.fedbpt.config.ConfigError;
-import dev.fedbpt.config.RunFields;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -174,17 +173,12 @@ final class SweepCommand implements Callable<Integer> {
                 return outcome.failure();
             }
             Map<String, Object> result = outcome.outputs().result(outcome.outputs().finalState());
-            System.out.printf(Locale.ROOT, "%s: finished: zero-shot accuracy %s, tuned accuracy %s (%.1f s)%n", head,
-                    accuracy(result.get(RunFields.ZERO_SHOT_ACCURACY)), accuracy(result.get(RunFields.FINAL_ACCURACY)),
-                    (System.nanoTime() - start) / 1e9);
+            System.out.println(head + ": finished: "
+                    + RunSummary.cellLine(cell.config(), result, (System.nanoTime() - start) / 1e9));
             return null;
         } catch (RuntimeException e) {
             return e.getMessage() == null ? e.toString()
                     : e.getMessage() + (e.getCause() == null ? "" : " (" + e.getCause() + ")");
         }
-    }
-
-    private static String accuracy(Object value) {
-        return value instanceof Double accuracy ? String.format(Locale.ROOT, "%.4f", accuracy) : "n/a";
     }
 }

@@ -287,4 +287,37 @@ class MainTest {
         }
         return digests;
     }
+
+    @Test
+    void runHelpListsTheMethodsAndPointsToTheDefaultsFile() {
+        assertEquals(Main.OK, Main.execute("run", "--help"));
+        for (String method : dev.fedbpt.engine.method.Methods.names()) {
+            assertTrue(stdout().contains(method), method + " in: " + stdout());
+        }
+        assertTrue(stdout().contains("fedbpt-defaults.conf"), stdout());
+    }
+
+    @Test
+    void aRunOfOneRoundSaysSoAndARunOpenedAgainDidNotRunNow() {
+        Path run = dir.resolve("once");
+        String[] args = {"run", "--set", "model.backend=synthetic", "--set", "search.dimension=16",
+                "--set", "search.local-iterations=2", "--set", "federation.clients=1", "--rounds", "1",
+                "--out", run.toString()};
+        assertEquals(Main.OK, Main.execute(args), stderr());
+        assertTrue(stdout().contains("1 round, ") && !stdout().contains("1 rounds"), stdout());
+        assertTrue(stdout().contains("1 client,") && !stdout().contains("1 clients"), stdout());
+        int before = stdout().length();
+        assertEquals(Main.OK, Main.execute(args), stderr());
+        String again = stdout().substring(before);
+        assertTrue(again.contains("finished before; nothing ran now") && !again.matches("(?s).*\\d+\\.\\d s\\).*"),
+                again);
+    }
+
+    @Test
+    void aMethodThatRunsNoRoundsHasAnAccuracyNotATunedOne() {
+        assertEquals(Main.OK, Main.execute("run", "--set", "model.backend=synthetic", "--set",
+                "experiment.method=zero-shot", "--out", dir.resolve("zs").toString()), stderr());
+        assertTrue(stdout().contains("nothing tuned") && !stdout().contains("tuned accuracy"), stdout());
+        assertFalse(stdout().contains("tuning raised") || stdout().contains("tuning LOWERED"), stdout());
+    }
 }

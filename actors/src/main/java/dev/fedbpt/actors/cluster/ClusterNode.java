@@ -19,11 +19,12 @@ import dev.fedbpt.actors.ActiveRuns;
 import dev.fedbpt.actors.AkkaDefaults;
 import dev.fedbpt.actors.ClientActor;
 import dev.fedbpt.actors.ConfiguredMethod;
-import dev.fedbpt.actors.ModelBinding;
+import dev.fedbpt.actors.Counted;
 import dev.fedbpt.actors.ExperimentData;
 import dev.fedbpt.actors.ExperimentRunner;
 import dev.fedbpt.actors.FaultInjector;
 import dev.fedbpt.actors.InferencePool;
+import dev.fedbpt.actors.ModelBinding;
 import dev.fedbpt.actors.ModelFactory;
 import dev.fedbpt.actors.PoolLink;
 import dev.fedbpt.actors.RowScorer;
@@ -142,8 +143,8 @@ public final class ClusterNode {
             }
             binding.bind(tokens);
             Population data = population.apply(tokens);
-            progress.accept(String.format("%d clients, %d %s examples, method %s; cluster member %s:%d as %s",
-                    data.size(), data.testSet().labels().length, config.data().evaluatedOn(),
+            progress.accept(String.format("%s, %d %s examples, method %s; cluster member %s:%d as %s",
+                    Counted.of(data.size(), "client"), data.testSet().labels().length, config.data().evaluatedOn(),
                     config.experiment().method(), node.host(),
                     node.port(), node.roles().stream().map(NodeSettings.Role::id).sorted().toList()));
             RunOutputs outputs = node.has(NodeSettings.Role.SERVER)

@@ -2,6 +2,7 @@ package dev.fedbpt.engine.dlsec;
 
 import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.method.MethodContext;
+import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.ModelFacts;
 import dev.fedbpt.engine.method.SettingException;
 import dev.fedbpt.engine.method.TokenEmbeddings;
@@ -65,8 +66,8 @@ final class Personalisation {
         if (results.isEmpty()) {
             return;
         }
-        put(metrics, "p_accuracy", meanAccuracy(results, true, true));
-        put(metrics, "np_accuracy", meanAccuracy(results, false, true));
+        put(metrics, MethodTraits.P_ACCURACY, meanAccuracy(results, true, true));
+        put(metrics, MethodTraits.NP_ACCURACY, meanAccuracy(results, false, true));
         put(metrics, "p_accuracy_untuned", meanAccuracy(results, true, false));
         put(metrics, "np_accuracy_untuned", meanAccuracy(results, false, false));
     }

@@ -10,6 +10,7 @@ import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.Downlink;
 import dev.fedbpt.engine.method.FederatedMethod;
 import dev.fedbpt.engine.method.MethodContext;
+import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.MethodState;
 import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.engine.method.SettingException;
@@ -318,8 +319,8 @@ final class PepTaoMethod implements FederatedMethod {
         if (s.selected() != null) metrics.put("federated_layers", (double) s.selected().length);
         if (!Double.isNaN(s.keepRatio())) metrics.put("keep_ratio", s.keepRatio());
         if (!s.personal().isEmpty()) {
-            put(metrics, "p_accuracy", accuracy(s.personal(), true, false));
-            put(metrics, "np_accuracy", accuracy(s.personal(), false, false));
+            put(metrics, MethodTraits.P_ACCURACY, accuracy(s.personal(), true, false));
+            put(metrics, MethodTraits.NP_ACCURACY, accuracy(s.personal(), false, false));
             put(metrics, "p_accuracy_pooled", accuracy(s.personal(), true, true));
             put(metrics, "np_accuracy_pooled", accuracy(s.personal(), false, true));
         }

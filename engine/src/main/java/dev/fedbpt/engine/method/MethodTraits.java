@@ -14,6 +14,11 @@ import java.util.List;
  */
 public record MethodTraits(boolean runsRounds, boolean singleClient, boolean demonstrations, boolean personalised,
                            boolean whiteBox) {
+    /** The metric a personalised method reports for its clients' own prompts on their own test rows (P). */
+    public static final String P_ACCURACY = "p_accuracy";
+    /** The metric a personalised method reports for the held-out clients (NP). */
+    public static final String NP_ACCURACY = "np_accuracy";
+
     public static final MethodTraits FEDERATED = new MethodTraits(true, false, false, false);
     public static final MethodTraits PERSONALISED = new MethodTraits(true, false, false, true);
     public static final MethodTraits WHITE_BOX = new MethodTraits(true, false, false, false, true);
