@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 
@@ -95,8 +96,19 @@ public final class ConfigLoader {
         for (String override : overrides) { // a later override wins over an earlier one
             merged = parseOverride(override).withFallback(merged);
         }
-        rejectUnknownKeys(merged, reference);
-        return read(applyRules(merged.resolve()));
+        ConfigProblems problems = new ConfigProblems();
+        rejectUnknownKeys(merged, reference, problems);
+        Config known = merged;
+        for (String unknown : problems.keys()) {
+            known = known.withoutPath(unknown.substring(ROOT.length() + 1));
+        }
+        try {
+            return read(applyRules(known.resolve()), problems);
+        } catch (ConfigError e) {
+            problems.addUnlessListed(e);
+        }
+        problems.throwIfAny();
+        throw new IllegalStateException("unreachable: a configuration error was recorded");
     }
 
     /**
@@ -155,7 +167,9 @@ public final class ConfigLoader {
                     ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false));
             return parsed.hasPath(ROOT) ? parsed.getConfig(ROOT) : parsed;
         } catch (ConfigException e) {
-            throw new ConfigError(null, "cannot parse " + file + ": " + e.getMessage());
+            String unclosed = UnclosedBraces.describe(file);
+            throw new ConfigError(null, unclosed != null ? file + ": " + unclosed
+                    : "cannot parse " + file + ": " + e.getMessage());
         }
     }
 
@@ -173,7 +187,8 @@ public final class ConfigLoader {
         String key = overrideKey(override);
         String value = override.substring(override.indexOf('=') + 1).trim();
         try {
-            return ConfigFactory.parseString(key + " = " + quoteIfNeeded(value));
+            return ConfigFactory.parseString(key + " = " + quoteIfNeeded(value),
+                    ConfigParseOptions.defaults().setOriginDescription("--set " + key + "=" + value));
         } catch (ConfigException e) {
             throw new ConfigError(key, "cannot parse override value '" + value + "': " + e.getMessage());
         }
@@ -192,15 +207,25 @@ public final class ConfigLoader {
     }
 
     private static void rejectUnknownKeys(Config user, Config reference) {
+        ConfigProblems problems = new ConfigProblems();
+        rejectUnknownKeys(user, reference, problems);
+        problems.throwIfAny();
+    }
+
+    private static void rejectUnknownKeys(Config user, Config reference, ConfigProblems problems) {
         Set<String> valid = new TreeSet<>();
         for (Map.Entry<String, ConfigValue> entry : reference.entrySet()) {
             valid.add(entry.getKey());
         }
+        Map<String, ConfigValue> byKey = new TreeMap<>(); // reported in key order, whatever the file's order
         for (Map.Entry<String, ConfigValue> entry : user.entrySet()) {
+            byKey.put(entry.getKey(), entry.getValue());
+        }
+        for (Map.Entry<String, ConfigValue> entry : byKey.entrySet()) {
             if (!valid.contains(entry.getKey())) {
-                String origin = entry.getValue().origin().description();
-                throw new ConfigError(ROOT + "." + entry.getKey(), "unknown key (from " + origin
-                        + "); did you mean " + ROOT + "." + KeySuggester.nearest(entry.getKey(), valid) + "?");
+                problems.add(new ConfigError(ConfigProblems.where(entry.getValue()), ROOT + "." + entry.getKey(),
+                        "unknown key; did you mean " + ROOT + "." + KeySuggester.nearest(entry.getKey(), valid)
+                                + "?"));
             }
         }
     }
@@ -240,8 +265,9 @@ public final class ConfigLoader {
         }
     }
 
-    private static ExperimentConfig read(Config c) {
-        Reader r = new Reader(c);
+    /** Reads every key; type and range errors are collected in {@code problems} and thrown together at the end. */
+    private static ExperimentConfig read(Config c, ConfigProblems problems) {
+        Reader r = new Reader(c, reference(), problems);
         var experiment = new ExperimentConfig.Experiment(
                 r.string("experiment.name"),
                 r.longValue("experiment.seed"),
@@ -255,7 +281,7 @@ public final class ConfigLoader {
                 r.string("data.dir"),
                 r.nonEmpty("data.train"),
                 r.nonEmpty("data.test"),
-                r.oneOf("data.format", "tsv", "sst2", "agnews", "yelp", "columns"),
+                format(r.oneOf("data.format", "auto", "tsv", "sst2", "agnews", "yelp", "columns"), definition),
                 r.intIn("data.shots-per-class", 0, 1_000_000),
                 r.enumValue("data.split", ExperimentConfig.Split.class),
                 r.doubleIn("data.dirichlet-alpha", 1e-6, 1e6),
@@ -360,74 +386,125 @@ public final class ConfigLoader {
                 r.nonNegativeDuration("faults.client-delay-mean"),
                 r.doubleIn("faults.worker-crash-rate", 0.0, 0.9),
                 r.doubleIn("faults.score-corruption-rate", 0.0, 1.0));
-        String hocon = ConfigFactory.empty().withValue(ROOT, c.root()).root()
+        problems.throwIfAny();
+        // The stored configuration names the format read, so that a stored run reads its files the same way
+        // whatever the default later becomes.
+        Config stored = c.withValue("data.format", ConfigValueFactory.fromAnyRef(data.format()));
+        String hocon = ConfigFactory.empty().withValue(ROOT, stored.root()).root()
                 .render(ConfigRenderOptions.concise().setFormatted(true).setJson(false));
         return new ExperimentConfig(experiment, data, federation, model, pool, persistence, faults, hocon);
     }
+
+    /** {@code auto}: the columns the task file names, when it names them; else label<TAB>text. */
+    private static String format(String format, TaskDefinition task) {
+        if (!format.equals("auto")) return format;
+        return task.columns() != null ? "columns" : "tsv";
+    }
+
+    private static final String TEXT = "a text";
+    private static final String TEXTS = "a list of texts";
+    private static final String WHOLE_NUMBER = "a whole number";
+    private static final String NUMBER = "a number";
+    private static final String BOOLEAN = "true or false";
+    private static final String DURATION = "a duration such as \"30 s\"";
 
     /** An option as configuration files spell it: {@code LIGHT_COPY} is {@code light-copy}. */
     public static String valueName(Enum<?> option) {
         return option.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** Typed, range-checked reads whose errors name the full key. */
-    private record Reader(Config c) {
-        private <T> T get(String key, Function<String, T> getter) {
+    /**
+     * Typed, range-checked reads whose errors name the file, line and full key. A value of the wrong type is
+     * recorded in {@code problems} and read as its default, so that the reads go on and every such error of a
+     * configuration is reported at once.
+     */
+    private record Reader(Config c, Config defaults, ConfigProblems problems) {
+        private <T> T get(String key, Function<String, T> getter, String expected) {
             try {
                 return getter.apply(key);
             } catch (ConfigException.WrongType | ConfigException.BadValue e) {
-                throw new ConfigError(ROOT + "." + key, e.getMessage().replaceFirst("^.*?: ", ""));
+                problems.add(new ConfigError(ConfigProblems.where(c.getValue(key)), ROOT + "." + key,
+                        "expected " + expected + ", got " + c.getValue(key).render()));
+                return readDefault(key, expected);
             }
         }
 
+        @SuppressWarnings("unchecked")
+        private <T> T readDefault(String key, String expected) {
+            Object value = switch (expected) {
+                case WHOLE_NUMBER -> defaults.getLong(key);
+                case NUMBER -> defaults.getDouble(key);
+                case BOOLEAN -> defaults.getBoolean(key);
+                case DURATION -> defaults.getDuration(key);
+                case TEXTS -> defaults.getStringList(key);
+                default -> defaults.getString(key);
+            };
+            return (T) value;
+        }
+
+        /** Records {@code message} for {@code key}; the caller reads the key's default instead, so reading goes on. */
+        private void invalid(String key, String message) {
+            problems.add(new ConfigError(ConfigProblems.where(c.getValue(key)), ROOT + "." + key, message));
+        }
+
         String string(String key) {
-            return get(key, c::getString);
+            return get(key, c::getString, TEXT);
         }
 
         List<String> strings(String key) {
-            return get(key, c::getStringList);
+            return get(key, c::getStringList, TEXTS);
         }
 
         String nonEmpty(String key) {
             String value = string(key);
             if (value.isBlank()) {
-                throw new ConfigError(ROOT + "." + key, "must not be empty");
+                invalid(key, "must not be empty");
+                return defaults.getString(key);
             }
             return value;
         }
 
         long longValue(String key) {
-            return get(key, c::getLong);
+            return get(key, c::getLong, WHOLE_NUMBER);
         }
 
         boolean bool(String key) {
-            return get(key, c::getBoolean);
+            return get(key, c::getBoolean, BOOLEAN);
         }
 
         int intIn(String key, int min, int max) {
-            int value = get(key, c::getInt);
+            Number read = get(key, c::getNumber, WHOLE_NUMBER);
+            if (read.doubleValue() != Math.rint(read.doubleValue()) || Math.abs(read.doubleValue()) > Integer.MAX_VALUE) {
+                problems.add(new ConfigError(ConfigProblems.where(c.getValue(key)), ROOT + "." + key,
+                        "expected a whole number, got " + c.getValue(key).render()));
+                read = defaults.getInt(key);
+            }
+            int value = read.intValue();
             if (value < min || value > max) {
-                throw new ConfigError(ROOT + "." + key, "expected an integer in [" + min + ", " + max + "], got " + value);
+                invalid(key, "expected an integer in [" + min + ", " + max + "], got " + value);
+                return defaults.getInt(key);
             }
             return value;
         }
 
         double doubleIn(String key, double min, double max) {
-            double value = get(key, c::getDouble);
+            double value = get(key, c::getDouble, NUMBER);
             if (!(value >= min && value <= max)) {
-                throw new ConfigError(ROOT + "." + key, "expected a number in [" + min + ", " + max + "], got " + value);
+                invalid(key, "expected a number in [" + min + ", " + max + "], got " + value);
+                return defaults.getDouble(key);
             }
             return value;
         }
 
         Duration duration(String key) {
-            return get(key, c::getDuration);
+            return get(key, c::getDuration, DURATION);
         }
 
         Duration nonNegativeDuration(String key) {
             Duration value = duration(key);
             if (value.isNegative()) {
-                throw new ConfigError(ROOT + "." + key, "expected a duration >= 0 such as \"2 s\", got " + value);
+                invalid(key, "expected a duration >= 0 such as \"2 s\", got " + value);
+                return defaults.getDuration(key);
             }
             return value;
         }
@@ -435,7 +512,8 @@ public final class ConfigLoader {
         Duration positiveDuration(String key) {
             Duration value = duration(key);
             if (value.isZero() || value.isNegative()) {
-                throw new ConfigError(ROOT + "." + key, "expected a positive duration such as \"30 s\", got " + value);
+                invalid(key, "expected a positive duration such as \"30 s\", got " + value);
+                return defaults.getDuration(key);
             }
             return value;
         }
@@ -447,7 +525,8 @@ public final class ConfigLoader {
                     return value;
                 }
             }
-            throw new ConfigError(ROOT + "." + key, "expected one of " + String.join(", ", allowed) + ", got '" + value + "'");
+            invalid(key, "expected one of " + String.join(", ", allowed) + ", got '" + value + "'");
+            return defaults.getString(key);
         }
 
         OptionalInt device(String key) {

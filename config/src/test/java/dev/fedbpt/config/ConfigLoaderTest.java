@@ -94,6 +94,64 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void everyProblemIsReportedAtOnceWithWhereItWasWritten() throws IOException {
+        Path file = dir.resolve("a.conf");
+        Files.writeString(file, "fedbpt {\n  federation.clients = \"four\"\n  search.sigma = 0.5\n"
+                + "  experiment.eval-every = 0\n}\n");
+        ConfigError error = assertThrows(ConfigError.class,
+                () -> ConfigLoader.load(file, List.of("experiment.rounds=many")));
+        String message = error.getMessage();
+        assertTrue(message.startsWith("4 problems in the configuration:"), message);
+        assertTrue(message.contains(file + ":2: fedbpt.federation.clients: expected a whole number, got \"four\""),
+                message);
+        assertTrue(message.contains(file + ":3: fedbpt.search.sigma: unknown key; did you mean fedbpt.search.sigma0?"),
+                message);
+        assertTrue(message.contains(file + ":4: fedbpt.experiment.eval-every: expected an integer in [1, 1000000], got 0"),
+                message);
+        assertTrue(message.contains("--set experiment.rounds=many: fedbpt.experiment.rounds: expected a whole number"),
+                message);
+        assertEquals(5, message.lines().count(), message);
+        List<String> lines = message.lines().skip(1).toList();
+        assertTrue(lines.get(0).contains(":2:") && lines.get(1).contains(":3:") && lines.get(2).contains(":4:")
+                && lines.get(3).contains("--set"), "in the order a user reads them: " + message);
+        assertTrue(!message.contains("String: 1") && !message.contains("(from"), message);
+    }
+
+    @Test
+    void aSingleProblemIsOneLineNamingFileLineAndKey() throws IOException {
+        Path file = dir.resolve("b.conf");
+        Files.writeString(file, "fedbpt {\n  federation {\n    clients = 2.5\n  }\n}\n");
+        ConfigError error = assertThrows(ConfigError.class, () -> ConfigLoader.load(file, List.of()));
+        assertEquals("fedbpt.federation.clients", error.key());
+        assertEquals(file + ":3: fedbpt.federation.clients: expected a whole number, got 2.5", error.getMessage());
+    }
+
+    @Test
+    void aMissingClosingBraceNamesTheBraceAndItsLine() throws IOException {
+        Path file = dir.resolve("c.conf");
+        Files.writeString(file, "fedbpt {\n  experiment {\n    name = \"x { y\"  # a { in a comment\n"
+                + "    rounds = 3\n}\n");
+        ConfigError error = assertThrows(ConfigError.class, () -> ConfigLoader.load(file, List.of()));
+        assertEquals(file + ": a '{' opened at line 1 is never closed (the file ends first)", error.getMessage());
+        Files.writeString(file, "fedbpt {\n  experiment {\n    rounds = 3\n");
+        ConfigError two = assertThrows(ConfigError.class, () -> ConfigLoader.load(file, List.of()));
+        assertTrue(two.getMessage().contains("2 '{' are never closed (the file ends first); the innermost opened at "
+                + "line 2, the outermost at line 1"), two.getMessage());
+        assertTrue(!two.getMessage().contains("parentheses"), two.getMessage());
+    }
+
+    @Test
+    void aTaskWithColumnsIsReadByThemWithoutSettingTheFormat() {
+        ExperimentConfig mrpc = ConfigLoader.load(null, List.of("data.task=mrpc"));
+        assertEquals("columns", mrpc.data().format());
+        assertTrue(mrpc.resolvedHocon().contains("format=columns") || mrpc.resolvedHocon().contains("format = columns")
+                || mrpc.resolvedHocon().contains("format=\"columns\""), mrpc.resolvedHocon());
+        assertEquals("tsv", ConfigLoader.load(null, List.of("data.task=sst2")).data().format());
+        assertEquals("sst2", ConfigLoader.load(null, List.of("data.task=sst2", "data.format=sst2")).data().format());
+        assertEquals("tsv", ConfigLoader.load(null, List.of("data.task=mrpc", "data.format=tsv")).data().format());
+    }
+
+    @Test
     void resolvedConfigRoundTripsToSameHash() throws IOException {
         ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.seed=7", "model.prompt-length=5"));
         Path stored = dir.resolve("config.conf");
