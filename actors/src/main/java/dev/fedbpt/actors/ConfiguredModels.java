@@ -3,6 +3,7 @@ package dev.fedbpt.actors;
 import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.data.TaskDefinition;
+import dev.fedbpt.engine.method.MethodNeeds;
 import dev.fedbpt.engine.method.Methods;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
@@ -138,7 +139,7 @@ public final class ConfiguredModels implements ModelFactory {
      * (a soft prompt's vectors, or a prefix, which shifts the rows' position ids).
      */
     private static int whiteBoxReserved(ExperimentConfig config) {
-        return Math.max(config.model().promptLength(), Methods.whiteBoxPromptPositions(config.settings()));
+        return Math.max(config.model().promptLength(), needs(config).whiteBoxPromptPositions());
     }
 
     private static SyntheticModel synthetic(ExperimentConfig config) {
@@ -168,7 +169,11 @@ public final class ConfiguredModels implements ModelFactory {
     }
 
     private static int promptDimension(ExperimentConfig config) {
-        return Methods.projectionDimension(config.settings());
+        return needs(config).projectionDimension();
+    }
+
+    private static MethodNeeds needs(ExperimentConfig config) {
+        return Methods.needs(config.experiment().method(), config.settings());
     }
 
     private static Path existing(String file, String key) {

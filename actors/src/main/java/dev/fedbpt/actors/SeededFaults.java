@@ -45,7 +45,7 @@ public final class SeededFaults implements FaultInjector {
     public static FaultInjector from(ExperimentConfig config) {
         return config.faults().any()
                 ? new SeededFaults(config.faults(), config.experiment().seed(),
-                        Methods.crashSteps(config.settings()))
+                        Methods.needs(config.experiment().method(), config.settings()).localSteps())
                 : FaultInjector.NONE;
     }
 

@@ -74,7 +74,7 @@ public final class PromptModel implements ScoringModel {
                         tokenizer.specialTokenIds()));
         this.maxPositions = graph.maxPositions();
         this.layerCount = graph.layerCount();
-        this.projection = promptSpec.promptLength() == 0 ? null
+        this.projection = promptSpec.promptLength() == 0 || promptSpec.dimension() == 0 ? null
                 : new RandomProjection(promptSpec.promptLength(), embeddings.hiddenSize(), promptSpec.dimension(),
                         promptSpec.projectionSeed(), embeddings.standardDeviation());
     }
@@ -499,6 +499,10 @@ public final class PromptModel implements ScoringModel {
             }
             ids.add(t);
             zIndex[r] = -1;
+            if (row.z() != null && promptSpec.dimension() == 0) {
+                throw new IllegalArgumentException("row " + r + " carries z, but the model was loaded for a method "
+                        + "whose prompts carry none (no projection A)");
+            }
             if (row.z() != null && projection != null) {
                 if (row.z().length != promptSpec.dimension()) {
                     throw new IllegalArgumentException("row " + r + " has z of length " + row.z().length + ", expected "

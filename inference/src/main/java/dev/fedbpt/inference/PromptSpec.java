@@ -6,7 +6,7 @@ import java.util.Objects;
  * Shape of the continuous prompt p = A·z.
  *
  * @param promptLength   n_prompt, the number of prompt vectors placed right after [CLS]
- * @param dimension      d, the length of z
+ * @param dimension      d, the length of z; 0 when no prompt carries one (no projection A is built)
  * @param projectionSeed seed of the fixed random projection A (shared by server and clients, never sent)
  * @param injection      how A·z enters the model (see {@link Injection})
  */
@@ -60,7 +60,7 @@ public record PromptSpec(int promptLength, int dimension, long projectionSeed, I
 
     public PromptSpec {
         if (promptLength < 0) throw new IllegalArgumentException("promptLength must be >= 0, got " + promptLength);
-        if (dimension < 1) throw new IllegalArgumentException("dimension must be >= 1, got " + dimension);
+        if (dimension < 0) throw new IllegalArgumentException("dimension must be >= 0, got " + dimension);
         Objects.requireNonNull(injection, "injection");
     }
 

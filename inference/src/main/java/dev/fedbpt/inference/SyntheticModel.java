@@ -31,9 +31,9 @@ public final class SyntheticModel implements ScoringModel {
     private volatile float[] wordEmbeddings;
 
     public SyntheticModel(int vocabularySize, int numClasses, int dimension, long seed) {
-        if (vocabularySize <= FIRST_WORD_ID || numClasses < 2 || dimension < 1) {
+        if (vocabularySize <= FIRST_WORD_ID || numClasses < 2 || dimension < 0) {
             throw new IllegalArgumentException("synthetic model needs vocabulary > " + FIRST_WORD_ID
-                    + ", at least 2 classes and dimension >= 1");
+                    + ", at least 2 classes and dimension >= 0");
         }
         this.vocabularySize = vocabularySize;
         this.numClasses = numClasses;
@@ -136,6 +136,9 @@ public final class SyntheticModel implements ScoringModel {
         }
         float[] embeds = row.embeds();
         if (embeds != null) { // a fixed linear read of the vectors, so that different embeddings score differently
+            if (dimension == 0) {
+                throw new IllegalArgumentException("an embeddings prompt needs a synthetic model with dimension >= 1");
+            }
             for (int k = 0; k < embeds.length; k++) {
                 for (int c = 0; c < numClasses; c++) {
                     scores[c] += embeds[k] * promptWeights[(k % dimension) * numClasses + c] / embeds.length;

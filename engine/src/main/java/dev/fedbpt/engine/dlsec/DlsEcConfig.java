@@ -20,14 +20,24 @@ record DlsEcConfig(int promptLength, int candidates, int localSteps, int phi, do
 
     static DlsEcConfig from(MethodSettings s) {
         return new DlsEcConfig(s.integer("dls-ec.prompt-length", 1, 4096), s.integer("dls-ec.candidates", 1, 1000),
-                s.integer("dls-ec.local-steps", 1, 1_000_000), s.integer("dls-ec.phi", 1, 1000),
+                localSteps(s), s.integer("dls-ec.phi", 1, 1000),
                 s.number("dls-ec.alpha", 0, 1e6), s.integer("dls-ec.first-pass", 1, 1_000_000),
                 s.choice("dls-ec.download", Download.class), s.flag("dls-ec.keep-current"),
                 s.integer("dls-ec.batch-size", 1, 1_000_000), s.integer("dls-ec.full-batch-up-to", 0, 1_000_000),
                 s.integer("dls-ec.first-token", 0, Integer.MAX_VALUE),
-                new PostTuning(s.integer("dls-ec.post-tuning.dimension", 1, 100_000),
+                new PostTuning(postTuningDimension(s),
                         s.number("dls-ec.post-tuning.sigma", 1e-12, 1e6),
                         s.integer("dls-ec.post-tuning.population", 2, 100_000),
                         s.integer("dls-ec.post-tuning.budget", 0, Integer.MAX_VALUE)));
+    }
+
+    /** S, a client's local steps per round. */
+    static int localSteps(MethodSettings s) {
+        return s.integer("dls-ec.local-steps", 1, 1_000_000);
+    }
+
+    /** d of post-tuning's z. */
+    static int postTuningDimension(MethodSettings s) {
+        return s.integer("dls-ec.post-tuning.dimension", 1, 100_000);
     }
 }

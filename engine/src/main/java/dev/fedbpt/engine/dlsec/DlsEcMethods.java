@@ -2,6 +2,8 @@ package dev.fedbpt.engine.dlsec;
 
 import dev.fedbpt.engine.method.MethodContext;
 import dev.fedbpt.engine.method.MethodEntry;
+import dev.fedbpt.engine.method.MethodNeeds;
+import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.MethodTraits;
 
 import java.util.List;
@@ -15,12 +17,20 @@ public final class DlsEcMethods {
     private DlsEcMethods() {}
 
     public static List<MethodEntry> entries() {
-        return List.of(new MethodEntry(DlsEcMethod.NAME, MethodTraits.PERSONALISED,
+        return List.of(new MethodEntry(DlsEcMethod.NAME, MethodTraits.PERSONALISED, DlsEcMethods::needs,
                         c -> new DlsEcMethod(DlsEcConfig.from(c.settings()), c)),
-                new MethodEntry("bbt", new MethodTraits(false, false, false, true), c -> bbt("bbt",
-                        BbtMethod.Mode.LOCAL, c)),
-                new MethodEntry("bbt-fed", MethodTraits.PERSONALISED, c -> bbt("bbt-fed",
-                        BbtMethod.Mode.FEDERATED, c)));
+                new MethodEntry("bbt", new MethodTraits(false, false, false, true), DlsEcMethods::needs,
+                        c -> bbt("bbt", BbtMethod.Mode.LOCAL, c)),
+                new MethodEntry("bbt-fed", MethodTraits.PERSONALISED, DlsEcMethods::needs,
+                        c -> bbt("bbt-fed", BbtMethod.Mode.FEDERATED, c)));
+    }
+
+    /**
+     * The post-tuning z of {@code dls-ec.post-tuning.dimension} (projected here, with DLS-EC's own A, into the
+     * embeddings the prompts carry); a crash falls among a client's {@code dls-ec.local-steps}.
+     */
+    private static MethodNeeds needs(MethodSettings s) {
+        return MethodNeeds.blackBox(DlsEcConfig.postTuningDimension(s), DlsEcConfig.localSteps(s));
     }
 
     private static BbtMethod bbt(String name, BbtMethod.Mode mode, MethodContext c) {

@@ -1,6 +1,6 @@
 package dev.fedbpt.engine.dlsec;
 
-import dev.fedbpt.engine.fedbpt.Losses;
+import dev.fedbpt.engine.method.Losses;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.Prompt;

@@ -3,7 +3,7 @@ package dev.fedbpt.engine.dlsec;
 import dev.fedbpt.engine.cmaes.Cmaes;
 import dev.fedbpt.engine.cmaes.CmaesParameters;
 import dev.fedbpt.engine.cmaes.CmaesState;
-import dev.fedbpt.engine.fedbpt.Losses;
+import dev.fedbpt.engine.method.Losses;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.Prompt;

@@ -2,7 +2,7 @@ package dev.fedbpt.engine.fedbbpt;
 
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.Shuffle;
-import dev.fedbpt.engine.fedbpt.Losses;
+import dev.fedbpt.engine.method.Losses;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.Prompt;

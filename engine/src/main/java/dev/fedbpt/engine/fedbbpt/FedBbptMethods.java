@@ -1,6 +1,7 @@
 package dev.fedbpt.engine.fedbbpt;
 
 import dev.fedbpt.engine.method.MethodEntry;
+import dev.fedbpt.engine.method.MethodNeeds;
 import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.MethodTraits;
 import java.util.List;
@@ -21,12 +22,19 @@ public final class FedBbptMethods {
     /** The methods whose prompts are tokens ({@link dev.fedbpt.engine.method.Prompt.Tokens}). */
     static final List<String> NAMES = List.of("fed-bbpt", "bdpl");
 
+    /**
+     * Token prompts carry no z. A round is one pass over the client's batches, as many as its rows make, so the only
+     * step every round is sure to have, and the one an injected crash falls on, is the first.
+     */
+    private static final MethodNeeds NEEDS = MethodNeeds.blackBox(0, 1);
+
     private FedBbptMethods() {}
 
     public static List<MethodEntry> entries() {
         return List.of(
-                new MethodEntry("fed-bbpt", MethodTraits.FEDERATED, c -> new FedBbptMethod("fed-bbpt", config(c.settings()))),
-                new MethodEntry("bdpl", new MethodTraits(true, true, false), c -> new FedBbptMethod("bdpl",
+                new MethodEntry("fed-bbpt", MethodTraits.FEDERATED, s -> NEEDS,
+                        c -> new FedBbptMethod("fed-bbpt", config(c.settings()))),
+                new MethodEntry("bdpl", new MethodTraits(true, true, false), s -> NEEDS, c -> new FedBbptMethod("bdpl",
                         config(c.settings()).withAdamState(FedBbptConfig.AdamState.PERSIST))));
     }
 

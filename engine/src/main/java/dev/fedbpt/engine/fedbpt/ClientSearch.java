@@ -9,6 +9,7 @@ import dev.fedbpt.engine.cmaes.PycmaParameters;
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.Vocabulary;
 import dev.fedbpt.engine.method.ClientProcedure;
+import dev.fedbpt.engine.method.Losses;
 import dev.fedbpt.engine.method.Precision;
 import dev.fedbpt.engine.method.Prompt;
 import dev.fedbpt.engine.random.Purpose;

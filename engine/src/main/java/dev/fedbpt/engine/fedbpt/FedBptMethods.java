@@ -1,6 +1,7 @@
 package dev.fedbpt.engine.fedbpt;
 
 import dev.fedbpt.engine.method.MethodEntry;
+import dev.fedbpt.engine.method.MethodNeeds;
 import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.MethodTraits;
 import dev.fedbpt.engine.method.Precision;
@@ -17,20 +18,26 @@ public final class FedBptMethods {
     public static List<MethodEntry> entries() {
         MethodTraits evaluatesOnly = new MethodTraits(false, false, false);
         return List.of(
-                new MethodEntry("fedbpt", MethodTraits.FEDERATED,
+                new MethodEntry("fedbpt", MethodTraits.FEDERATED, FedBptMethods::needs,
                         c -> method("fedbpt", fedBptStrategy(c.settings()), c.settings(), true, c.seed())),
-                new MethodEntry("fedavg-bbt", MethodTraits.FEDERATED,
+                new MethodEntry("fedavg-bbt", MethodTraits.FEDERATED, FedBptMethods::needs,
                         c -> method("fedavg-bbt", fedAvgStrategy(c.settings()), c.settings(), true, c.seed())),
                 // Baselines that only evaluate: they run no rounds, so their strategy is never used. zero-shot scores
                 // the task's template and label descriptions alone; icl puts demonstrations before each test input.
-                new MethodEntry("zero-shot", evaluatesOnly, c -> method("zero-shot",
+                new MethodEntry("zero-shot", evaluatesOnly, FedBptMethods::needs, c -> method("zero-shot",
                         new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), false, c.seed())),
-                new MethodEntry("icl", new MethodTraits(false, false, true), c -> method("icl",
+                new MethodEntry("icl", new MethodTraits(false, false, true), FedBptMethods::needs, c -> method("icl",
                         new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), false, c.seed())),
                 // Centralised BBT: FedAvg-BBT over a single client hands the client's whole CMA-ES state on, paths
                 // included, so the rounds chain into one local search.
-                new MethodEntry("centralised-bbt", new MethodTraits(true, true, false), c -> method("centralised-bbt",
+                new MethodEntry("centralised-bbt", new MethodTraits(true, true, false), FedBptMethods::needs,
+                        c -> method("centralised-bbt",
                         new FedAvgBbtStrategy(FedAvgBbtStrategy.Paths.AVERAGE), c.settings(), true, c.seed())));
+    }
+
+    /** z of {@code search.dimension}; a crash falls among a client's CMA-ES iterations. */
+    private static MethodNeeds needs(MethodSettings s) {
+        return MethodNeeds.blackBox(FedBptSettings.dimension(s), FedBptSettings.localIterations(s));
     }
 
     private static FedBptMethod method(String name, ServerStrategy strategy, MethodSettings s, boolean rounds,

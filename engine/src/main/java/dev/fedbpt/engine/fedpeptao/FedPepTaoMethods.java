@@ -1,5 +1,6 @@
 package dev.fedbpt.engine.fedpeptao;
 
+import dev.fedbpt.engine.gradient.GradientMethods;
 import dev.fedbpt.engine.method.MethodEntry;
 import dev.fedbpt.engine.method.MethodTraits;
 import java.util.List;
@@ -13,6 +14,6 @@ public final class FedPepTaoMethods {
 
     public static List<MethodEntry> entries() {
         return List.of(new MethodEntry("fedpeptao", new MethodTraits(true, false, false, true, true),
-                c -> new PepTaoMethod(PepTaoConfig.from(c.settings()), c)));
+                GradientMethods::needs, c -> new PepTaoMethod(PepTaoConfig.from(c.settings()), c)));
     }
 }

@@ -19,7 +19,7 @@ public record GradientConfig(int promptLength, int firstToken, int prefixLength,
                 s.integer("gradient.first-token", 0, Integer.MAX_VALUE),
                 prefixLength(s),
                 s.number("gradient.prefix-init-std", 0, 1e6),
-                s.integer("gradient.local-epochs", 1, 1000),
+                localEpochs(s),
                 s.integer("gradient.batch-size", 1, 4096),
                 new AdamW.Settings(s.number("gradient.learning-rate", 0, 1e3),
                         s.number("gradient.weight-decay", 0, 1e3),
@@ -32,6 +32,10 @@ public record GradientConfig(int promptLength, int firstToken, int prefixLength,
     /** The longer of the soft prompt and the prefix: the positions before a row a white-box prompt may take. */
     public static int promptPositions(MethodSettings s) {
         return Math.max(promptLength(s), prefixLength(s));
+    }
+
+    static int localEpochs(MethodSettings s) {
+        return s.integer("gradient.local-epochs", 1, 1000);
     }
 
     private static int promptLength(MethodSettings s) {

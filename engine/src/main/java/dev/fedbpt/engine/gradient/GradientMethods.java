@@ -1,6 +1,8 @@
 package dev.fedbpt.engine.gradient;
 
 import dev.fedbpt.engine.method.MethodEntry;
+import dev.fedbpt.engine.method.MethodNeeds;
+import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.MethodTraits;
 import java.util.List;
 
@@ -11,11 +13,19 @@ import java.util.List;
 public final class GradientMethods {
     private GradientMethods() {}
 
+    /**
+     * No z; the soft prompt or the prefix, whichever is longer, before the rows; a crash falls in one of the
+     * {@code gradient.local-epochs} (each has at least one minibatch step).
+     */
+    public static MethodNeeds needs(MethodSettings s) {
+        return new MethodNeeds(0, GradientConfig.localEpochs(s), GradientConfig.promptPositions(s));
+    }
+
     public static List<MethodEntry> entries() {
         return List.of(
-                new MethodEntry("fedprompt", MethodTraits.WHITE_BOX, c -> new FedAvgPrompt("fedprompt",
+                new MethodEntry("fedprompt", MethodTraits.WHITE_BOX, GradientMethods::needs, c -> new FedAvgPrompt("fedprompt",
                         FedAvgPrompt.Kind.SOFT_PROMPT, GradientConfig.from(c.settings()), c)),
-                new MethodEntry("fedp-tuning", MethodTraits.WHITE_BOX, c -> new FedAvgPrompt("fedp-tuning",
+                new MethodEntry("fedp-tuning", MethodTraits.WHITE_BOX, GradientMethods::needs, c -> new FedAvgPrompt("fedp-tuning",
                         FedAvgPrompt.Kind.PREFIX, GradientConfig.from(c.settings()), c)));
     }
 }

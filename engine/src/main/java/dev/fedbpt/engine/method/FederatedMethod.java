@@ -6,9 +6,11 @@ import java.util.Map;
 /**
  * A federated prompt-tuning method: the one seam through which the framework (actors, journal, reports) runs it,
  * in the spirit of Flower's Strategy (initialize, configure, aggregate, evaluate) with a client procedure in the
- * spirit of pycma's ask/tell. Implementations are pure: the same inputs give the same bytes, whatever thread or
- * machine calls them, so a journal replayed through them rebuilds the exact run. A method is one package and one
- * entry in {@link Methods}.
+ * spirit of pycma's ask/tell. Implementations are deterministic: the same inputs give the same bytes, whatever
+ * thread or machine calls them, so a journal replayed through them rebuilds the exact run. They are not free of
+ * state: one may keep work it will be asked for again (FedBPT keeps the round's replayed client searches and the
+ * decomposition {@link #prepare} computed, by the identity of the state the server holds), which saves time and
+ * never changes a byte. A method is one package and one entry in {@link Methods}.
  *
  * <p>A round, with t the rounds completed before it: the server holds {@code global}; every sampled client gets
  * {@code configure(global, t)} and runs {@code client(downlink, task)} to its upload; the server's next state is

@@ -10,7 +10,6 @@ import dev.fedbpt.engine.fedbpt.FedBptMethods;
 import dev.fedbpt.engine.fedbpt.FedBptSettings;
 import dev.fedbpt.engine.fedpeptao.FedPepTaoMethods;
 import dev.fedbpt.engine.fedpeptao.PepTaoPayloads;
-import dev.fedbpt.engine.gradient.GradientConfig;
 import dev.fedbpt.engine.gradient.GradientMethods;
 import dev.fedbpt.engine.gradient.GradientPayloads;
 import java.util.ArrayList;
@@ -61,28 +60,13 @@ public final class Methods {
     }
 
     /**
-     * d, the length of the continuous prompt z (FedBPT's {@code search.dimension}, which the other methods that
-     * search z read too): the model builds its projection A for it when it loads, whichever method runs; a method
-     * whose prompts carry no z leaves A unused.
+     * What method {@code name} asks of the framework under {@code settings}, each read by the method's own package.
+     *
+     * @throws IllegalArgumentException naming the known methods when {@code name} is not one of them
+     * @throws SettingException naming the key when one of the settings it reads is out of range
      */
-    public static int projectionDimension(MethodSettings settings) {
-        return FedBptSettings.dimension(settings);
-    }
-
-    /**
-     * The most positions before a row that a white-box prompt may take (a soft prompt's vectors, a prefix), whichever
-     * white-box method runs: the white-box model keeps them free of row tokens.
-     */
-    public static int whiteBoxPromptPositions(MethodSettings settings) {
-        return GradientConfig.promptPositions(settings);
-    }
-
-    /**
-     * The local steps of a client's round among which an injected crash falls: FedBPT's local iterations, for every
-     * method (a crash drawn past a method's last step does not happen).
-     */
-    public static int crashSteps(MethodSettings settings) {
-        return FedBptSettings.localIterations(settings);
+    public static MethodNeeds needs(String name, MethodSettings settings) {
+        return entry(name).needs().apply(settings);
     }
 
     /** @throws IllegalArgumentException naming the known methods when {@code name} is not one of them */

@@ -1,7 +1,7 @@
 package dev.fedbpt.engine.dlsec;
 
 import dev.fedbpt.engine.data.LocalData;
-import dev.fedbpt.engine.fedbpt.Losses;
+import dev.fedbpt.engine.method.Losses;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.FederatedMethod;

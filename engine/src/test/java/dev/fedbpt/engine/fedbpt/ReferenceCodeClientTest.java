@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.fedbpt.engine.cmaes.CmaesState;
 import dev.fedbpt.engine.method.ClientProcedure;
+import dev.fedbpt.engine.method.Losses;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

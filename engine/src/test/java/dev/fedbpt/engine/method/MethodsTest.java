@@ -11,25 +11,28 @@ class MethodsTest {
 
     private static MethodSettings settings(String dimension, String promptLength, String prefixLength) {
         return new MapSettings(Map.of("search.dimension", dimension, "search.local-iterations", "8",
-                "gradient.prompt-length", promptLength, "gradient.prefix-length", prefixLength));
+                "gradient.prompt-length", promptLength, "gradient.prefix-length", prefixLength,
+                "gradient.local-epochs", "3", "dls-ec.local-steps", "40", "dls-ec.post-tuning.dimension", "200"));
     }
 
     @Test
-    void theModelsFactsComeFromTheKeysTheirPackagesOwn() {
+    void eachMethodSaysWhatItNeedsFromTheKeysItsPackageOwns() {
         MethodSettings s = settings("500", "50", "20");
-        assertEquals(500, Methods.projectionDimension(s));
-        assertEquals(50, Methods.whiteBoxPromptPositions(s));
-        assertEquals(8, Methods.crashSteps(s));
-        assertEquals(30, Methods.whiteBoxPromptPositions(settings("500", "3", "30")));
+        assertEquals(new MethodNeeds(500, 8, 0), Methods.needs("fedbpt", s));
+        assertEquals(new MethodNeeds(500, 8, 0), Methods.needs("centralised-bbt", s));
+        assertEquals(new MethodNeeds(0, 1, 0), Methods.needs("fed-bbpt", s), "token prompts carry no z");
+        assertEquals(new MethodNeeds(200, 40, 0), Methods.needs("dls-ec", s), "its own post-tuning d and steps");
+        assertEquals(new MethodNeeds(0, 3, 50), Methods.needs("fedprompt", s));
+        assertEquals(new MethodNeeds(0, 3, 30), Methods.needs("fedpeptao", settings("500", "3", "30")));
     }
 
     @Test
     void aValueOutOfRangeIsRefusedNamingItsKey() {
         SettingException zero = assertThrows(SettingException.class,
-                () -> Methods.projectionDimension(settings("0", "5", "5")));
+                () -> Methods.needs("fedbpt", settings("0", "5", "5")));
         assertEquals("search.dimension", zero.key());
         SettingException tooLong = assertThrows(SettingException.class,
-                () -> Methods.whiteBoxPromptPositions(settings("10", "5", "600")));
+                () -> Methods.needs("fedp-tuning", settings("10", "5", "600")));
         assertEquals("gradient.prefix-length", tooLong.key());
     }
 }

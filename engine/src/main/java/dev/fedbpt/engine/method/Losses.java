@@ -1,6 +1,6 @@
-package dev.fedbpt.engine.fedbpt;
+package dev.fedbpt.engine.method;
 
-/** Loss functions over class scores (logits). */
+/** Loss functions over class scores (logits), shared by the methods that score prompts by their loss. */
 public final class Losses {
     private Losses() {
     }
