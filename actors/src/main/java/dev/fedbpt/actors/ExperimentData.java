@@ -99,6 +99,8 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         }
         List<List<Example>> parts = switch (config.data().split()) {
             case IID -> Partitioner.iid(fewShot.examples(), clients, Rng.of(seed, Purpose.PARTITION));
+            case STRATIFIED -> Partitioner.stratified(fewShot.examples(), clients, task.numClasses(),
+                    Rng.of(seed, Purpose.PARTITION));
             case DIRICHLET -> Partitioner.dirichlet(fewShot.examples(), clients, config.data().dirichletAlpha(),
                     task.numClasses(), Rng.of(seed, Purpose.PARTITION));
             case DOMAINS -> throw new IllegalStateException("domains are prepared by prepareDomains");

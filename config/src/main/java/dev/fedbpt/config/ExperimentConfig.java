@@ -143,8 +143,11 @@ public record ExperimentConfig(
     /** Which rows a capped test set keeps: a stratified random sample by the seed, or the file's first N. */
     public enum TestSampling { STRATIFIED, FIRST }
 
-    /** iid and dirichlet split one train file over federation.clients; domains gives each domain's files a client. */
-    public enum Split { IID, DIRICHLET, DOMAINS }
+    /**
+     * iid, stratified and dirichlet split one train file over federation.clients; domains gives each domain's files a
+     * client.
+     */
+    public enum Split { IID, STRATIFIED, DIRICHLET, DOMAINS }
 
     /** utf-8: every data file is UTF-8; auto: a file that is not is read as windows-1252. */
     public enum Encoding { UTF_8, AUTO }

@@ -17,6 +17,26 @@ class ConfigLoaderTest {
     @TempDir
     Path dir;
 
+    /**
+     * The prefix starts as FedPepTAO's code draws it (transformers 4.6.0 re-initialises the PrefixEncoder's
+     * embedding N(0, 0.02^2)); a run folder stored before the reading was named keeps the embedding's draw it ran
+     * with, so a change of reading is a change of a named setting, never silently of a result.
+     */
+    @Test
+    void thePrefixStartsAsFedPepTaosCodeDrawsItAndOlderFoldersAsTheyRan() throws IOException {
+        ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.method=fedp-tuning",
+                "model.backend=pytorch"));
+        assertEquals("code", config.settings().text("gradient.prefix-init"));
+        Path stored = dir.resolve("config.conf");
+        String without = config.resolvedHocon().replaceAll("(?m)^\\s*\"?prefix-init\"?\\s*[=:].*\\R", "");
+        assertTrue(!without.contains("prefix-init=") && without.contains("prefix-init-std"), without);
+        Files.writeString(stored, without);
+        assertEquals("embedding", ConfigLoader.loadRunFolder(stored, List.of()).settings().text("gradient.prefix-init"));
+        // A black-box method never read the prefix: its older folder reads the default, the same as a new cell.
+        Files.writeString(stored, without.replace("method=fedp-tuning", "method=fedbpt"));
+        assertEquals("code", ConfigLoader.loadRunFolder(stored, List.of()).settings().text("gradient.prefix-init"));
+    }
+
     @Test
     void defaultsLoadAndAreValid() {
         ExperimentConfig config = ConfigLoader.loadDefaults();

@@ -8,9 +8,9 @@ import org.apache.commons.math3.distribution.GammaDistribution;
 import org.apache.commons.math3.random.RandomGenerator;
 
 /**
- * Splits a training set over federated clients, IID or label-skewed (Dirichlet), as in the FedBPT experiments.
- * Every client receives at least one example, and each client's examples are listed in input order so that the
- * result depends only on which examples were assigned, not on the order of the draws.
+ * Splits a training set over federated clients: IID, stratified by class, or label-skewed (Dirichlet), as in the
+ * papers' experiments. Every client receives at least one example, and each client's examples are listed in input
+ * order so that the result depends only on which examples were assigned, not on the order of the draws.
  */
 public final class Partitioner {
     private Partitioner() {
@@ -40,6 +40,31 @@ public final class Partitioner {
     }
 
     /**
+     * Stratified split: every client gets the same number of examples of each class, up to one (a few-shot set of
+     * k per class over K clients gives each client k / K of every class, as Fed-BBPT's clients hold 8 per class).
+     * Each class's examples, in class order, are shuffled and dealt out one at a time to the clients in turn; the
+     * deal goes on where the previous class stopped, so the clients' sizes also differ by at most one.
+     *
+     * @throws IllegalArgumentException if there are more clients than examples or a label is outside
+     *                                  0..numClasses-1
+     */
+    public static List<List<Example>> stratified(List<Example> examples, int clients, int numClasses,
+                                                 RandomGenerator rng) {
+        check(examples, clients, rng);
+        List<List<Integer>> assigned = emptyClients(clients);
+        int next = 0;
+        for (List<Integer> members : byClass(examples, numClasses)) {
+            int[] idx = members.stream().mapToInt(Integer::intValue).toArray();
+            Shuffle.shuffle(idx, rng);
+            for (int i : idx) {
+                assigned.get(next).add(i);
+                next = (next + 1) % clients;
+            }
+        }
+        return materialize(examples, assigned);
+    }
+
+    /**
      * Label-skewed split: for each class c = 0..numClasses-1 in turn, draw client proportions p ~ Dir(alpha) (as
      * normalized Gamma(alpha, 1) draws, one per client), shuffle that class's examples and cut them at the cumulative
      * proportions, client 0 first. Small alpha concentrates each class on few clients; large alpha approaches IID.
@@ -56,25 +81,8 @@ public final class Partitioner {
         if (!(alpha > 0) || Double.isInfinite(alpha)) {
             throw new IllegalArgumentException("Dirichlet alpha must be positive and finite but was " + alpha);
         }
-        if (numClasses < 1) {
-            throw new IllegalArgumentException("numClasses must be >= 1 but was " + numClasses);
-        }
-        List<List<Integer>> byClass = new ArrayList<>();
-        for (int c = 0; c < numClasses; c++) {
-            byClass.add(new ArrayList<>());
-        }
-        for (int i = 0; i < examples.size(); i++) {
-            int label = examples.get(i).label();
-            if (label >= numClasses) {
-                throw new IllegalArgumentException("example " + i + " has label " + label
-                        + " but numClasses is " + numClasses);
-            }
-            byClass.get(label).add(i);
-        }
-        List<List<Integer>> assigned = new ArrayList<>();
-        for (int k = 0; k < clients; k++) {
-            assigned.add(new ArrayList<>());
-        }
+        List<List<Integer>> byClass = byClass(examples, numClasses);
+        List<List<Integer>> assigned = emptyClients(clients);
         GammaDistribution gamma = new GammaDistribution(rng, alpha, 1.0);
         for (List<Integer> members : byClass) {
             double[] p = dirichletDraw(gamma, clients, rng);
@@ -113,17 +121,8 @@ public final class Partitioner {
                 counts[e.label()][k]++;
             }
         }
-        List<List<Integer>> byClass = new ArrayList<>();
-        for (int c = 0; c < numClasses; c++) {
-            byClass.add(new ArrayList<>());
-        }
-        for (int i = 0; i < test.size(); i++) {
-            byClass.get(test.get(i).label()).add(i);
-        }
-        List<List<Integer>> assigned = new ArrayList<>();
-        for (int k = 0; k < clients; k++) {
-            assigned.add(new ArrayList<>());
-        }
+        List<List<Integer>> byClass = byClass(test, numClasses);
+        List<List<Integer>> assigned = emptyClients(clients);
         for (int c = 0; c < numClasses; c++) {
             double total = Arrays.stream(counts[c]).sum();
             int[] idx = byClass.get(c).stream().mapToInt(Integer::intValue).toArray();
@@ -142,6 +141,34 @@ public final class Partitioner {
         }
         repairEmpty(assigned);
         return materialize(test, assigned);
+    }
+
+    /** The indices of each class's examples, in input order. */
+    private static List<List<Integer>> byClass(List<Example> examples, int numClasses) {
+        if (numClasses < 1) {
+            throw new IllegalArgumentException("numClasses must be >= 1 but was " + numClasses);
+        }
+        List<List<Integer>> byClass = new ArrayList<>();
+        for (int c = 0; c < numClasses; c++) {
+            byClass.add(new ArrayList<>());
+        }
+        for (int i = 0; i < examples.size(); i++) {
+            int label = examples.get(i).label();
+            if (label < 0 || label >= numClasses) {
+                throw new IllegalArgumentException("example " + i + " has label " + label
+                        + " but numClasses is " + numClasses);
+            }
+            byClass.get(label).add(i);
+        }
+        return byClass;
+    }
+
+    private static List<List<Integer>> emptyClients(int clients) {
+        List<List<Integer>> assigned = new ArrayList<>(clients);
+        for (int k = 0; k < clients; k++) {
+            assigned.add(new ArrayList<>());
+        }
+        return assigned;
     }
 
     private static double[] dirichletDraw(GammaDistribution gamma, int clients, RandomGenerator rng) {

@@ -14,7 +14,8 @@ import java.util.TreeSet;
  *                       (with {@code choose}) Algorithm 1 chooses them
  * @param choose         Algorithm 1 chooses the layers after {@code warmUpRounds} rounds of FedAvg over all of them
  * @param lanczosSteps   Hessian-vector products of each device's stochastic Lanczos run (the code's iter)
- * @param hvpStep        the finite-difference step of a Hessian-vector product, (g(w + h v) - g(w - h v)) / 2h
+ * @param hvpStep        the finite-difference step of a Hessian-vector product, (g(w + h v) - g(w - h v)) / 2h, in
+ *                       units of the initial prefix's standard deviation (h = hvpStep x that std)
  * @param clients        M, every device of the federation (the control variate's |S|/M)
  * @param signs          the sign of g_g
  * @param base           what the server's momentum step starts from

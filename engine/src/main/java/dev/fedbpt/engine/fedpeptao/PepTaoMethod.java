@@ -140,7 +140,8 @@ final class PepTaoMethod implements FederatedMethod {
         if (phase == Phase.SELECTION) {
             LocalData data = task.data();
             return new HessianRatio(layout(), d.params(), data.tokenIds().subList(0, firstBatch),
-                    Arrays.copyOf(data.labels(), firstBatch), config.lanczosSteps(), config.hvpStep(), task);
+                    Arrays.copyOf(data.labels(), firstBatch), config.lanczosSteps(),
+                    config.hvpStep() * config.local().prefixInitStd(), task);
         }
         LayerSlice slice = slice(d.selected() == null ? allLayers() : d.selected());
         float[] own = slice.put(kept == null ? initialPrefix() : kept.params(), d.params());

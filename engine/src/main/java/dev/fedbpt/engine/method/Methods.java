@@ -12,6 +12,7 @@ import dev.fedbpt.engine.fedpeptao.FedPepTaoMethods;
 import dev.fedbpt.engine.fedpeptao.PepTaoPayloads;
 import dev.fedbpt.engine.gradient.GradientMethods;
 import dev.fedbpt.engine.gradient.GradientPayloads;
+import dev.fedbpt.engine.gradient.GradientSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +27,8 @@ public final class Methods {
 
     private static final Map<String, MethodEntry> METHODS = new LinkedHashMap<>();
     private static final Map<String, PayloadCodec> CODECS = new LinkedHashMap<>();
-    private static final List<SettingsRules> RULES = List.of(new FedBptSettings(), new FedBbptSettings());
+    private static final List<SettingsRules> RULES = List.of(new FedBptSettings(), new FedBbptSettings(),
+            new GradientSettings());
 
     static {
         FedBptMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));

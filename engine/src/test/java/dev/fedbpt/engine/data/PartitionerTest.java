@@ -44,6 +44,40 @@ class PartitionerTest {
     }
 
     @Test
+    void stratifiedGivesEveryClientTheSameCountOfEachClass() {
+        List<Example> all = balanced(40, 2); // Fed-BBPT: 5 clients of 8 per class
+        List<List<Example>> parts = Partitioner.stratified(all, 5, 2, new MersenneTwister(11));
+        isPartition(all, parts, 5);
+        for (List<Example> p : parts) {
+            assertEquals(8, p.stream().filter(e -> e.label() == 0).count(), p.toString());
+            assertEquals(8, p.stream().filter(e -> e.label() == 1).count(), p.toString());
+        }
+        assertEquals(parts, Partitioner.stratified(all, 5, 2, new MersenneTwister(11)));
+        assertNotEquals(parts, Partitioner.stratified(all, 5, 2, new MersenneTwister(12)));
+        // An IID cut of the same rows leaves some client off 8 / 8: what the stratified deal is for.
+        assertTrue(Partitioner.iid(all, 5, new MersenneTwister(11)).stream()
+                .anyMatch(p -> p.stream().filter(e -> e.label() == 0).count() != 8));
+
+        // Uneven: 7 of class 0 and 4 of class 1 over 3 clients; per class, and in total, within one of each other.
+        List<Example> uneven = new ArrayList<>(balanced(4, 2));
+        for (int i = 0; i < 3; i++) uneven.add(new Example("extra" + i, 0));
+        List<List<Example>> unevenParts = Partitioner.stratified(uneven, 3, 2, new MersenneTwister(3));
+        isPartition(uneven, unevenParts, 3);
+        for (int c = 0; c < 2; c++) {
+            int label = c;
+            List<Long> counts = unevenParts.stream().map(p -> p.stream().filter(e -> e.label() == label).count())
+                    .toList();
+            assertTrue(counts.stream().mapToLong(Long::longValue).max().getAsLong()
+                    - counts.stream().mapToLong(Long::longValue).min().getAsLong() <= 1, counts.toString());
+        }
+        List<Integer> sizes = unevenParts.stream().map(List::size).toList();
+        assertTrue(sizes.stream().mapToInt(Integer::intValue).max().getAsInt()
+                - sizes.stream().mapToInt(Integer::intValue).min().getAsInt() <= 1, sizes.toString());
+        assertThrows(IllegalArgumentException.class,
+                () -> Partitioner.stratified(List.of(new Example("x", 2)), 1, 2, new MersenneTwister(1)));
+    }
+
+    @Test
     void iidIsBalancedAndDeterministic() {
         List<Example> all = balanced(40, 2); // FedBPT: 40 per class, 10 clients
         List<List<Example>> parts = Partitioner.iid(all, 10, new MersenneTwister(11));

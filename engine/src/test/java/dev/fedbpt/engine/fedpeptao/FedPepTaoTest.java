@@ -44,6 +44,7 @@ class FedPepTaoTest {
         s.put("gradient.prompt-length", "1");
         s.put("gradient.first-token", "1");
         s.put("gradient.prefix-length", "1");
+        s.put("gradient.prefix-init", "embedding");
         s.put("gradient.prefix-init-std", "1.0");
         s.put("gradient.local-epochs", "1");
         s.put("gradient.batch-size", "2");

@@ -39,6 +39,7 @@ class GradientMethodsTest {
         s.put("gradient.prompt-length", "3");
         s.put("gradient.first-token", "5");
         s.put("gradient.prefix-length", "2");
+        s.put("gradient.prefix-init", "embedding");
         s.put("gradient.prefix-init-std", "1.0");
         s.put("gradient.local-epochs", "2");
         s.put("gradient.batch-size", "3");
@@ -115,6 +116,21 @@ class GradientMethodsTest {
             labels[i] = 1;
         }
         return new LocalData(ids, labels, 2);
+    }
+
+    /** The code's reading starts the prefix N(0, 0.02^2) whatever prefix-init-std says; the embedding's reads it. */
+    @Test
+    void thePrefixStartsAsTheReadingSays() {
+        Map<String, String> s = settings();
+        s.put("gradient.prefix-init", "code");
+        assertEquals(0.02, GradientConfig.from(new MapSettings(s)).prefixInitStd());
+        float[] prefix = InitialPrompt.prefix(new PromptLayout(0, 20, HIDDEN, LAYERS),
+                GradientConfig.from(new MapSettings(s)).prefixInitStd(), 7L);
+        double sumSquares = 0;
+        for (float v : prefix) sumSquares += v * v;
+        assertEquals(0.02, Math.sqrt(sumSquares / prefix.length), 0.002, "the drawn prefix's spread");
+        s.put("gradient.prefix-init", "embedding");
+        assertEquals(1.0, GradientConfig.from(new MapSettings(s)).prefixInitStd());
     }
 
     @Test
