@@ -50,10 +50,10 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
      * gives clients none) and whether it takes part in federated rounds only matter to personalised methods.
      */
     public record Setup(int clientId, LocalData data, Vocabulary vocabulary, FederatedMethod method,
-                        long experimentSeed, ActorRef<InferencePool.Score> pool, FaultInjector faults,
+                        long experimentSeed, ActorRef<InferencePool.Request> pool, FaultInjector faults,
                         LocalData test, boolean participant) {
         public Setup(int clientId, LocalData data, Vocabulary vocabulary, FederatedMethod method, long experimentSeed,
-                     ActorRef<InferencePool.Score> pool, FaultInjector faults) {
+                     ActorRef<InferencePool.Request> pool, FaultInjector faults) {
             this(clientId, data, vocabulary, method, experimentSeed, pool, faults, null, true);
         }
     }
@@ -63,7 +63,7 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
     private final Setup setup;
     private final TimerScheduler<Command> timers;
     private final ActorRef<InferencePool.Reply> poolReplies;
-    private final Map<Long, InferencePool.Score> outstanding = new HashMap<>();
+    private final Map<Long, InferencePool.Request> outstanding = new HashMap<>();
     private final Map<Long, Integer> promptOf = new HashMap<>();
     private long nextRequestId;
     private Job job;
@@ -143,7 +143,7 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
         if (step instanceof ClientProcedure.ComputeGradient request) {
             requestGradient(request);
         } else if (step instanceof ClientProcedure.LayerKernels request) {
-            requestUnit(new InferencePool.Score(nextRequestId++, null, request.rows(), null, true, poolReplies));
+            requestUnit(new InferencePool.ComputeKernels(nextRequestId++, request.rows(), poolReplies));
         } else {
             requestScores((ClientProcedure.ScorePrompts) step);
         }
@@ -171,8 +171,8 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
         job.remaining = prompts;
         for (int p = 0; p < prompts; p++) {
             long id = nextRequestId++;
-            InferencePool.Score score = new InferencePool.Score(id, request.prompts().get(p), request.rows(), null,
-                    false, request.labelRows(), poolReplies);
+            InferencePool.ScoreRows score = new InferencePool.ScoreRows(id, request.prompts().get(p), request.rows(),
+                    request.labelRows(), poolReplies);
             outstanding.put(id, score);
             promptOf.put(id, p);
             setup.pool().tell(score);
@@ -182,15 +182,15 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
 
     /** A white-box local step: one request to the pool, answered with the loss and gradient. */
     private void requestGradient(ClientProcedure.ComputeGradient request) {
-        requestUnit(new InferencePool.Score(nextRequestId++, request.prompt(), request.rows(), request.labels(),
-                poolReplies));
+        requestUnit(new InferencePool.ComputeGradient(nextRequestId++, request.prompt(), request.rows(),
+                request.labels(), poolReplies));
     }
 
     /** One request the pool answers whole (a gradient, layer kernels). */
-    private void requestUnit(InferencePool.Score score) {
-        outstanding.put(score.requestId(), score);
-        setup.pool().tell(score);
-        job.forwardRows += score.rows().size();
+    private void requestUnit(InferencePool.Request request) {
+        outstanding.put(request.requestId(), request);
+        setup.pool().tell(request);
+        job.forwardRows += request.rows().size();
     }
 
     private Behavior<Command> onPoolReply(PoolReply message) {
@@ -237,9 +237,9 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
     }
 
     private Behavior<Command> onRetryScore(RetryScore retry) {
-        InferencePool.Score score = outstanding.get(retry.requestId());
-        if (score != null) {
-            setup.pool().tell(score);
+        InferencePool.Request request = outstanding.get(retry.requestId());
+        if (request != null) {
+            setup.pool().tell(request);
         }
         return this;
     }

@@ -66,15 +66,15 @@ public final class Evaluator {
     private Evaluator() {}
 
     public static Behavior<Command> create(int round, Prompt prompt, TestSet testSet,
-                                           ActorRef<InferencePool.Score> pool, ActorRef<Reply> replyTo) {
+                                           ActorRef<InferencePool.Request> pool, ActorRef<Reply> replyTo) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
             long startNanos = System.nanoTime();
             ActorRef<InferencePool.Reply> replies = context.messageAdapter(InferencePool.Reply.class, PoolReply::new);
-            Map<Long, InferencePool.Score> outstanding = new HashMap<>();
+            Map<Long, InferencePool.ScoreRows> outstanding = new HashMap<>();
             int total = testSet.rows().size();
             for (int start = 0, id = 0; start < total; start += CHUNK_ROWS, id++) {
                 List<int[]> chunk = testSet.rows().subList(start, Math.min(total, start + CHUNK_ROWS));
-                InferencePool.Score score = new InferencePool.Score(id, prompt, List.copyOf(chunk), replies);
+                InferencePool.ScoreRows score = new InferencePool.ScoreRows(id, prompt, List.copyOf(chunk), replies);
                 outstanding.put((long) id, score);
                 pool.tell(score);
             }

@@ -131,8 +131,8 @@ public final class ExperimentRunner {
                                            ExperimentData data, Vocabulary vocabulary, List<RowScorer> scorers,
                                            FaultInjector faults, RunOutputs outputs) {
         return Behaviors.setup(context -> {
-            ActorRef<InferencePool.Score> pool = context.spawn(InferencePool.create(poolSettings(config), scorers, faults),
-                    "pool").narrow();
+            ActorRef<InferencePool.Request> pool = context.spawn(
+                    InferencePool.create(poolSettings(config), scorers, faults), "pool").narrow();
             List<ActorRef<ClientActor.Command>> clients = new ArrayList<>();
             for (int id = 0; id < data.clients().size(); id++) {
                 clients.add(context.spawn(ClientActor.create(new ClientActor.Setup(id, data.clients().get(id),

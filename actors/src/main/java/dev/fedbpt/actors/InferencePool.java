@@ -24,8 +24,8 @@ import java.util.Map;
  * limit or the padded-token limit, or when the oldest queued row has waited {@code maxWait}. Per-row results do not
  * depend on which rows share a batch (the inference module guarantees it), so batching never changes results.
  *
- * <p>White-box work runs as units instead: a gradient request (a {@link Score} with labels) and a score request whose
- * prompt is a {@link Prompt.Deep} each go whole to one worker ({@link RowScorer#units()}), so that their results
+ * <p>White-box work runs as units instead: a {@link ComputeGradient}, a {@link ComputeKernels} and a {@link ScoreRows}
+ * whose prompt is a {@link Prompt.Deep} each go whole to one worker ({@link RowScorer#units()}), so that their results
  * depend on the request alone (a backward pass is one client's, and the white-box model groups a request's rows
  * itself). Units go to idle workers before row batches: a client waits on each of its steps.
  */
@@ -34,31 +34,38 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
     public sealed interface Command {}
 
     /**
-     * Score {@code rows}, each with {@code prompt} (null: no prompt). With {@code labels} (one per row; null for
-     * scores), a white-box local step instead: the reply is the loss of {@code prompt}, a {@link Prompt.Deep}, and its
-     * gradient ({@link GradientComputed}). With {@code layerKernels}, the model's per-layer similarities between the
-     * rows ({@link KernelsComputed}; no prompt). {@code labelRows} (null: the rows themselves) says where each row's
-     * label is read ({@link ClientProcedure.ScorePrompts#labelRows()}).
+     * A request to the pool, answered to {@code replyTo} under {@code requestId}: one of {@link ScoreRows},
+     * {@link ComputeGradient} or {@link ComputeKernels}. Requests cross cluster members (a {@link PoolLink} forwards
+     * them to the pool on the inference member).
      */
-    public record Score(long requestId, Prompt prompt, List<int[]> rows, int[] labels, boolean layerKernels,
-                        List<int[]> labelRows, ActorRef<Reply> replyTo)
-            implements Command, PoolLink.Command, WireMessage {
-        public Score(long requestId, Prompt prompt, List<int[]> rows, ActorRef<Reply> replyTo) {
-            this(requestId, prompt, rows, null, false, null, replyTo);
-        }
+    public sealed interface Request extends Command, PoolLink.Command, WireMessage
+            permits ScoreRows, ComputeGradient, ComputeKernels {
+        long requestId();
 
-        public Score(long requestId, Prompt prompt, List<int[]> rows, int[] labels, ActorRef<Reply> replyTo) {
-            this(requestId, prompt, rows, labels, false, null, replyTo);
-        }
+        /** The token rows the request is about (at least one, or the pool answers an empty {@link Scored}). */
+        List<int[]> rows();
 
-        public Score(long requestId, Prompt prompt, List<int[]> rows, int[] labels, boolean layerKernels,
-                     ActorRef<Reply> replyTo) {
-            this(requestId, prompt, rows, labels, layerKernels, null, replyTo);
-        }
+        ActorRef<Reply> replyTo();
 
         /** The same request under another id and reply address (a link forwarding it). */
-        public Score readdressed(long id, ActorRef<Reply> to) {
-            return new Score(id, prompt, rows, labels, layerKernels, labelRows, to);
+        Request readdressed(long id, ActorRef<Reply> to);
+    }
+
+    /**
+     * Score {@code rows}, each with {@code prompt} (null: no prompt), answered with {@link Scored}.
+     * {@code labelRows} (null: the rows themselves) says where each row's label is read
+     * ({@link ClientProcedure.ScorePrompts#labelRows()}). The rows are batched with other requests' rows, except under
+     * a {@link Prompt.Deep}: the white-box model scores those whole, on one worker.
+     */
+    public record ScoreRows(long requestId, Prompt prompt, List<int[]> rows, List<int[]> labelRows,
+                            ActorRef<Reply> replyTo) implements Request {
+        public ScoreRows(long requestId, Prompt prompt, List<int[]> rows, ActorRef<Reply> replyTo) {
+            this(requestId, prompt, rows, null, replyTo);
+        }
+
+        @Override
+        public ScoreRows readdressed(long id, ActorRef<Reply> to) {
+            return new ScoreRows(id, prompt, rows, labelRows, to);
         }
 
         /** The row whose label position row {@code i} is read at. */
@@ -68,7 +75,31 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
 
         /** Answered whole by one worker's white-box scorer, not row by row in shared batches. */
         boolean isUnit() {
-            return labels != null || layerKernels || prompt instanceof Prompt.Deep;
+            return prompt instanceof Prompt.Deep;
+        }
+    }
+
+    /**
+     * A white-box local step: the loss of {@code prompt}, a {@link Prompt.Deep}, on {@code rows} with {@code labels}
+     * (one per row), and its gradient ({@link GradientComputed}). Runs whole on one worker. The prompt is declared a
+     * {@link Prompt} because that is the type the wire reads prompts as ({@code PayloadModule}).
+     */
+    public record ComputeGradient(long requestId, Prompt prompt, List<int[]> rows, int[] labels,
+                                  ActorRef<Reply> replyTo) implements Request {
+        @Override
+        public ComputeGradient readdressed(long id, ActorRef<Reply> to) {
+            return new ComputeGradient(id, prompt, rows, labels, to);
+        }
+    }
+
+    /**
+     * The model's per-layer similarities between {@code rows} (no prompt), answered with {@link KernelsComputed}.
+     * Runs whole on one worker.
+     */
+    public record ComputeKernels(long requestId, List<int[]> rows, ActorRef<Reply> replyTo) implements Request {
+        @Override
+        public ComputeKernels readdressed(long id, ActorRef<Reply> to) {
+            return new ComputeKernels(id, rows, to);
         }
     }
 
@@ -90,7 +121,7 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
 
     public record GradientComputed(long requestId, Gradient gradient) implements Reply, WireMessage {}
 
-    /** [layer][row][row]: the answer to a {@link Score} with {@code layerKernels}. */
+    /** [layer][row][row]: the answer to a {@link ComputeKernels}. */
     public record KernelsComputed(long requestId, double[][][] kernels) implements Reply, WireMessage {}
 
     /** The queue is full: ask again later. */
@@ -121,12 +152,13 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
     private int queuedRequests;
     private boolean flushDue;
 
-    private static final class Request {
-        final Score score;
+    /** A {@link ScoreRows} whose rows are batched: the scores gathered so far. */
+    private static final class PendingScores {
+        final ScoreRows score;
         final float[][] results;
         int remaining;
 
-        Request(Score score) {
+        PendingScores(ScoreRows score) {
             this.score = score;
             this.results = new float[score.rows().size()][];
             this.remaining = score.rows().size();
@@ -135,11 +167,11 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
 
     /** A row waiting for a worker; {@code failures} counts the batches holding it that failed. */
     private static final class PendingRow {
-        final Request request;
+        final PendingScores request;
         final int index;
         int failures;
 
-        PendingRow(Request request, int index) {
+        PendingRow(PendingScores request, int index) {
             this.request = request;
             this.index = index;
         }
@@ -151,13 +183,13 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
 
     private record Batch(long id, List<PendingRow> rows) {}
 
-    /** A request run whole on one worker: a {@link Score} with a deep prompt or with labels. */
+    /** A request run whole on one worker: a {@link ComputeGradient}, {@link ComputeKernels} or deep-prompt score. */
     private static final class Unit {
         final long id;
-        final Score request;
+        final Request request;
         int failures;
 
-        Unit(long id, Score request) {
+        Unit(long id, Request request) {
             this.id = id;
             this.request = request;
         }
@@ -183,7 +215,7 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
     @Override
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
-                .onMessage(Score.class, this::onScore)
+                .onMessage(Request.class, this::onRequest)
                 .onMessage(BatchDone.class, this::onBatchDone)
                 .onMessage(UnitDone.class, this::onUnitDone)
                 .onMessage(WorkerRestarted.class, this::onWorkerRestarted)
@@ -191,25 +223,25 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
                 .build();
     }
 
-    private Behavior<Command> onScore(Score score) {
+    private Behavior<Command> onRequest(Request request) {
         if (queuedRequests >= settings.queueLimit()) {
-            score.replyTo().tell(new Busy(score.requestId()));
+            request.replyTo().tell(new Busy(request.requestId()));
             return this;
         }
-        if (score.rows().isEmpty()) {
-            score.replyTo().tell(new Scored(score.requestId(), new float[0][]));
+        if (request.rows().isEmpty()) {
+            request.replyTo().tell(new Scored(request.requestId(), new float[0][]));
             return this;
         }
-        if (score.isUnit()) {
+        if (!(request instanceof ScoreRows score) || score.isUnit()) {
             queuedRequests++;
-            units.add(new Unit(nextBatchId++, score));
+            units.add(new Unit(nextBatchId++, request));
             dispatch();
             return this;
         }
-        Request request = new Request(score);
+        PendingScores pending = new PendingScores(score);
         queuedRequests++;
         for (int i = 0; i < score.rows().size(); i++) {
-            queue.add(new PendingRow(request, i));
+            queue.add(new PendingRow(pending, i));
         }
         dispatch();
         return this;
@@ -281,7 +313,7 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
         return this;
     }
 
-    private void fail(Request request, String reason) {
+    private void fail(PendingScores request, String reason) {
         if (request.remaining > 0) {
             request.remaining = 0;
             queuedRequests--;
@@ -372,7 +404,7 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
         List<ScoreRow> scoreRows = new ArrayList<>(rows.size());
         boolean retry = false;
         for (PendingRow row : rows) {
-            Score score = row.request.score;
+            ScoreRows score = row.request.score;
             scoreRows.add(modelInput(score.prompt(), score.rows().get(row.index), score.labelRow(row.index)));
             retry |= row.failures > 0;
         }
@@ -381,9 +413,7 @@ public final class InferencePool extends AbstractBehavior<InferencePool.Command>
 
     private void sendUnit(int worker, Unit unit) {
         unitsInFlight.put(worker, unit);
-        Score s = unit.request;
-        workers.get(worker).tell(new InferenceWorker.RunUnit(unit.id, s.prompt(), s.rows(), s.labels(),
-                s.layerKernels(), unit.failures > 0));
+        workers.get(worker).tell(new InferenceWorker.RunUnit(unit.id, unit.request, unit.failures > 0));
     }
 
     /**

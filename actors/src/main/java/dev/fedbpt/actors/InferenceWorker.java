@@ -26,12 +26,12 @@ public final class InferenceWorker {
     public record RunBatch(long batchId, List<ScoreRow> rows, boolean retry) implements Command {}
 
     /**
-     * One white-box unit: the scores of {@code rows} under {@code prompt}, or with {@code labels} (non-null) the
-     * loss and gradient. {@code retry} as for {@link RunBatch}.
+     * One white-box unit, {@code request} answered whole by the worker's {@link RowScorer#units()}: a
+     * {@link InferencePool.ScoreRows} with its scores, a {@link InferencePool.ComputeGradient} with the loss and
+     * gradient, a {@link InferencePool.ComputeKernels} with the layer kernels. The answer goes to the pool
+     * ({@link InferencePool.UnitDone}), never to the request's {@code replyTo}. {@code retry} as for {@link RunBatch}.
      */
-    public record RunUnit(long unitId, Prompt prompt, List<int[]> rows, int[] labels, boolean layerKernels,
-                          boolean retry)
-            implements Command {}
+    public record RunUnit(long unitId, InferencePool.Request request, boolean retry) implements Command {}
 
     private InferenceWorker() {}
 
@@ -64,13 +64,15 @@ public final class InferenceWorker {
     private static Behavior<Command> onRunUnit(int index, PromptScorer units, ActorRef<InferencePool.Command> pool,
                                                FaultInjector faults, RunUnit unit) {
         crashIfInjected(index, faults, unit.unitId(), unit.retry(), "unit");
-        if (unit.labels() != null) {
-            Gradient g = units.lossAndGradient((Prompt.Deep) unit.prompt(), unit.rows(), unit.labels());
+        InferencePool.Request request = unit.request();
+        if (request instanceof InferencePool.ComputeGradient step) {
+            Gradient g = units.lossAndGradient((Prompt.Deep) step.prompt(), step.rows(), step.labels());
             pool.tell(new InferencePool.UnitDone(index, unit.unitId(), null, g, null));
-        } else if (unit.layerKernels()) {
-            pool.tell(new InferencePool.UnitDone(index, unit.unitId(), null, null, units.layerKernels(unit.rows())));
+        } else if (request instanceof InferencePool.ComputeKernels kernels) {
+            pool.tell(new InferencePool.UnitDone(index, unit.unitId(), null, null, units.layerKernels(kernels.rows())));
         } else {
-            pool.tell(new InferencePool.UnitDone(index, unit.unitId(), units.score(unit.prompt(), unit.rows()), null,
+            InferencePool.ScoreRows score = (InferencePool.ScoreRows) request;
+            pool.tell(new InferencePool.UnitDone(index, unit.unitId(), units.score(score.prompt(), score.rows()), null,
                     null));
         }
         return Behaviors.same();

@@ -32,7 +32,8 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
     public static final ServiceKey<InferencePool.Command> POOL_KEY =
             ServiceKey.create(InferencePool.Command.class, "fedbpt-inference-pool");
 
-    public sealed interface Command permits InferencePool.Score, PoolsChanged, PoolReply, WaitExpired, CheckUnanswered {}
+    public sealed interface Command
+            permits InferencePool.Request, PoolsChanged, PoolReply, WaitExpired, CheckUnanswered {}
 
     record PoolsChanged(Receptionist.Listing listing) implements Command {}
 
@@ -48,12 +49,12 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
 
     /** A request and when this link last sent it. */
     private static final class Pending {
-        final InferencePool.Score score;
+        final InferencePool.Request request;
         long sentNanos;
         int resends;
 
-        Pending(InferencePool.Score score) {
-            this.score = score;
+        Pending(InferencePool.Request request) {
+            this.request = request;
         }
     }
 
@@ -91,7 +92,7 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
     @Override
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
-                .onMessage(InferencePool.Score.class, this::onScore)
+                .onMessage(InferencePool.Request.class, this::onRequest)
                 .onMessage(PoolReply.class, this::onPoolReply)
                 .onMessage(PoolsChanged.class, this::onPoolsChanged)
                 .onMessage(WaitExpired.class, expired -> onWaitExpired())
@@ -99,9 +100,9 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
                 .build();
     }
 
-    private Behavior<Command> onScore(InferencePool.Score score) {
+    private Behavior<Command> onRequest(InferencePool.Request request) {
         long id = nextId++;
-        Pending pending = new Pending(score);
+        Pending pending = new Pending(request);
         inFlight.put(id, pending);
         if (pool != null) {
             send(id, pending);
@@ -113,7 +114,7 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
 
     private void send(long id, Pending pending) {
         pending.sentNanos = System.nanoTime();
-        pool.tell(pending.score.readdressed(id, replies));
+        pool.tell(pending.request.readdressed(id, replies));
     }
 
     private Behavior<Command> onPoolReply(PoolReply message) {
@@ -122,7 +123,7 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
         if (pending == null) {
             return this; // already answered by an earlier pool or try, or failed after the wait
         }
-        InferencePool.Score request = pending.score;
+        InferencePool.Request request = pending.request;
         long id = request.requestId();
         InferencePool.Reply answer;
         if (reply instanceof InferencePool.Scored scored) {
@@ -211,6 +212,6 @@ public final class PoolLink extends AbstractBehavior<PoolLink.Command> {
     }
 
     private static void fail(Pending pending, String reason) {
-        pending.score.replyTo().tell(new InferencePool.Failed(pending.score.requestId(), reason));
+        pending.request.replyTo().tell(new InferencePool.Failed(pending.request.requestId(), reason));
     }
 }

@@ -125,7 +125,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     private final Settings settings;
     private final FederatedMethod method;
     private final ClientDirectory clients;
-    private final ActorRef<InferencePool.Score> pool;
+    private final ActorRef<InferencePool.Request> pool;
     private final Evaluator.TestSet testSet;
     private final RunListener listener;
     private final ActorRef<Evaluator.Reply> evaluationReplies;
@@ -149,7 +149,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     public static Behavior<Command> create(Settings settings, FederatedMethod method,
                                            ClientDirectory clients,
-                                           ActorRef<InferencePool.Score> pool, Evaluator.TestSet testSet,
+                                           ActorRef<InferencePool.Request> pool, Evaluator.TestSet testSet,
                                            FaultInjector faults, RunListener listener) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers ->
                 new ServerActor(context, timers, settings, method, clients, pool, testSet, faults, listener)));
@@ -157,7 +157,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
 
     private ServerActor(ActorContext<Command> context, TimerScheduler<Command> timers, Settings settings,
                         FederatedMethod method, ClientDirectory clients,
-                        ActorRef<InferencePool.Score> pool, Evaluator.TestSet testSet, FaultInjector faults,
+                        ActorRef<InferencePool.Request> pool, Evaluator.TestSet testSet, FaultInjector faults,
                         RunListener listener) {
         super(PersistenceId.ofUniqueId(PERSISTENCE_ID));
         this.context = context;

@@ -55,23 +55,23 @@ class ClientActorTest {
         return out;
     }
 
-    private static ActorRef<ClientActor.Command> client(TestProbe<InferencePool.Score> pool) {
+    private static ActorRef<ClientActor.Command> client(TestProbe<InferencePool.Request> pool) {
         return KIT.spawn(ClientActor.create(new ClientActor.Setup(3, DATA, VOCAB, METHOD, 7L, pool.getRef(),
                 FaultInjector.NONE)));
     }
 
     @Test
     void answersInReverseOrderStillGiveTheUploadTheProcedureGivesDirectly() {
-        TestProbe<InferencePool.Score> pool = KIT.createTestProbe();
+        TestProbe<InferencePool.Request> pool = KIT.createTestProbe();
         TestProbe<ServerActor.Command> server = KIT.createTestProbe();
         ActorRef<ClientActor.Command> client = client(pool);
         client.tell(new ClientActor.Train(3, 1, GLOBAL, null, server.getRef()));
         long forwardRows = 0;
         for (int request = 0; request < 3; request++) { // two iterations of 5 candidates, then the mean
             int expected = request < 2 ? 5 : 1;
-            List<InferencePool.Score> asked = pool.receiveSeveralMessages(expected, Duration.ofSeconds(5));
+            List<InferencePool.Request> asked = pool.receiveSeveralMessages(expected, Duration.ofSeconds(5));
             for (int k = asked.size() - 1; k >= 0; k--) {
-                InferencePool.Score score = asked.get(k);
+                InferencePool.ScoreRows score = (InferencePool.ScoreRows) asked.get(k);
                 score.replyTo().tell(new InferencePool.Scored(score.requestId(), scores(score.prompt(), score.rows())));
                 forwardRows += score.rows().size();
             }
@@ -96,11 +96,11 @@ class ClientActorTest {
 
     @Test
     void aFailedBatchFailsTheRoundAndTheClientTakesTheNextOne() {
-        TestProbe<InferencePool.Score> pool = KIT.createTestProbe();
+        TestProbe<InferencePool.Request> pool = KIT.createTestProbe();
         TestProbe<ServerActor.Command> server = KIT.createTestProbe();
         ActorRef<ClientActor.Command> client = client(pool);
         client.tell(new ClientActor.Train(3, 1, GLOBAL, null, server.getRef()));
-        InferencePool.Score first = pool.receiveSeveralMessages(5, Duration.ofSeconds(5)).get(0);
+        InferencePool.Request first = pool.receiveSeveralMessages(5, Duration.ofSeconds(5)).get(0);
         first.replyTo().tell(new InferencePool.Failed(first.requestId(), "worker gone"));
         ServerActor.ClientFailed failed = server.expectMessageClass(ServerActor.ClientFailed.class);
         assertEquals(3, failed.round());

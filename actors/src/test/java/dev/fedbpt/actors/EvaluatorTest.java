@@ -42,7 +42,7 @@ class EvaluatorTest {
     void reportsProgressAsEachTenthOfTheRowsIsScoredThenTheAccuracy() {
         List<int[]> rows = ROWS;
         int[] labels = LABELS;
-        ActorRef<InferencePool.Score> pool = parityPool();
+        ActorRef<InferencePool.Request> pool = parityPool();
         TestProbe<Evaluator.Reply> probe = KIT.createTestProbe();
         KIT.spawn(Evaluator.create(5, new Prompt.Continuous(new double[] {0}), Evaluator.TestSet.accuracyOnly(rows, labels, 2), pool, probe.getRef()));
 
@@ -74,7 +74,7 @@ class EvaluatorTest {
         assertEquals((38.0 * 37 - 12 * 13) / Math.sqrt(49.0 * 50 * 51 * 50), outcome.taskMetrics().get("mcc"), 1e-12);
     }
 
-    private static ActorRef<InferencePool.Score> parityPool() {
+    private static ActorRef<InferencePool.Request> parityPool() {
         return KIT.spawn(Behaviors.receiveMessage(score -> {
             float[][] scores = new float[score.rows().size()][];
             for (int i = 0; i < scores.length; i++) {

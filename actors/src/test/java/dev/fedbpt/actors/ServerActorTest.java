@@ -83,8 +83,8 @@ class ServerActorTest {
     }
 
     /** Answers every score request with class 0 winning on rows that start with an even token, so accuracy is 1/2. */
-    private static void answer(TestProbe<InferencePool.Score> pool) {
-        InferencePool.Score score = pool.expectMessageClass(InferencePool.Score.class, Duration.ofSeconds(10));
+    private static void answer(TestProbe<InferencePool.Request> pool) {
+        InferencePool.ScoreRows score = pool.expectMessageClass(InferencePool.ScoreRows.class, Duration.ofSeconds(10));
         float[][] scores = new float[score.rows().size()][];
         for (int r = 0; r < scores.length; r++) {
             scores[r] = score.rows().get(r)[0] % 2 == 0 ? new float[] {1, 0} : new float[] {0, 1};
@@ -95,7 +95,7 @@ class ServerActorTest {
     @Test
     void onlyAnswersThatCountAreJournalledAndTheRoundClosesWhenAllHaveAnswered() {
         TestProbe<ClientActor.Train> clients = KIT.createTestProbe();
-        TestProbe<InferencePool.Score> pool = KIT.createTestProbe();
+        TestProbe<InferencePool.Request> pool = KIT.createTestProbe();
         Listener listener = new Listener();
         ServerActor.Settings settings = new ServerActor.Settings("hash", 11L, 1, 1, 2, 1.0, 1.0,
                 Duration.ofSeconds(60), 2, 100);
@@ -138,7 +138,7 @@ class ServerActorTest {
     @Test
     void theRoundDeadlineDropsSilentClientsAndKeepsThoseStillMakingProgress() throws InterruptedException {
         TestProbe<ClientActor.Train> clients = KIT.createTestProbe();
-        TestProbe<InferencePool.Score> pool = KIT.createTestProbe();
+        TestProbe<InferencePool.Request> pool = KIT.createTestProbe();
         Listener listener = new Listener();
         ServerActor.Settings settings = new ServerActor.Settings("hash", 12L, 1, 1, 2, 1.0, 0.5,
                 Duration.ofSeconds(1), 1, 100);
