@@ -53,7 +53,7 @@ class ClientEntityTest {
         final TestProbe<RoundStates.Command> localStates = KIT.createTestProbe();
         final TestProbe<RoundStates.Command> serverStates = KIT.createTestProbe(); // the server member's, never asked here
         final TestProbe<ClusterSharding.ShardCommand> shard = KIT.createTestProbe();
-        final TestProbe<InferencePool.Score> pool = KIT.createTestProbe();
+        final TestProbe<InferencePool.Request> pool = KIT.createTestProbe();
         final TestProbe<ServerActor.Command> server = KIT.createTestProbe();
         final ActorRef<ClientEntity.Command> ref;
 
@@ -77,8 +77,8 @@ class ClientEntityTest {
         }
 
         /** The pool's request for the search's one step, checked to start from x. */
-        InferencePool.Score scoreRequest(double x) {
-            InferencePool.Score score = pool.expectMessageClass(InferencePool.Score.class);
+        InferencePool.ScoreRows scoreRequest(double x) {
+            InferencePool.ScoreRows score = pool.expectMessageClass(InferencePool.ScoreRows.class);
             assertArrayEquals(new double[] {x}, ((Prompt.Continuous) score.prompt()).z(), "the search starts from x");
             assertEquals(DATA.tokenIds(), score.rows());
             return score;
@@ -89,7 +89,7 @@ class ClientEntityTest {
         }
     }
 
-    private static void answer(InferencePool.Score score) {
+    private static void answer(InferencePool.ScoreRows score) {
         score.replyTo().tell(new InferencePool.Scored(score.requestId(),
                 AveragingMethod.SCORER.score(score.prompt(), score.rows())));
     }
@@ -132,7 +132,7 @@ class ClientEntityTest {
         entity.localStates.expectNoMessage(QUIET); // waiting for the state already
 
         get.replyTo().tell(new RoundStates.Global(2, new AveragingMethod.Value(0.5)));
-        InferencePool.Score score = entity.scoreRequest(0.5);
+        InferencePool.ScoreRows score = entity.scoreRequest(0.5);
         entity.ref.tell(new ClientEntity.TrainRound(2, 1, null, entity.server.getRef(), entity.serverStates.getRef()));
         entity.server.expectMessage(new ServerActor.ClientStarted(2, 1, CLIENT, NODE));
         entity.localStates.expectNoMessage(QUIET); // running already
@@ -178,11 +178,11 @@ class ClientEntityTest {
         Entity entity = new Entity();
         RoundStates.Get first = entity.train(3, 1, null);
         first.replyTo().tell(new RoundStates.Global(3, new AveragingMethod.Value(1.0)));
-        InferencePool.Score abandoned = entity.scoreRequest(1.0);
+        InferencePool.ScoreRows abandoned = entity.scoreRequest(1.0);
 
         RoundStates.Get second = entity.train(3, 2, null);
         second.replyTo().tell(new RoundStates.Global(3, new AveragingMethod.Value(1.0)));
-        InferencePool.Score retried = entity.scoreRequest(1.0);
+        InferencePool.ScoreRows retried = entity.scoreRequest(1.0);
         answer(abandoned); // the search dropped it when attempt 2 started
         answer(retried);
         entity.server.expectMessage(new ServerActor.ClientProgressed(3, 2, CLIENT));
@@ -206,7 +206,7 @@ class ClientEntityTest {
         entity.server.expectMessage(new ServerActor.ClientProgressed(1, 1, CLIENT));
 
         entity.train(2, 1, null).replyTo().tell(new RoundStates.Global(2, new AveragingMethod.Value(2.0)));
-        InferencePool.Score second = entity.scoreRequest(2.0);
+        InferencePool.ScoreRows second = entity.scoreRequest(2.0);
         ServerActor.ClientReport late = entity.server.expectMessageClass(ServerActor.ClientReport.class,
                 Duration.ofSeconds(5));
         assertEquals(expectedReport(1, 1, 1.0, null), late, "relayed: the server files it as late");
