@@ -1,6 +1,5 @@
 package dev.fedbpt.engine.fedbbpt;
 
-import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.SettingsRules;
 import java.util.Map;
 import java.util.function.Function;
@@ -13,11 +12,6 @@ import java.util.function.Function;
 public final class FedBbptSettings implements SettingsRules {
     static final String POOL_TOKEN_PROMPT = "model.pool-token-prompt";
 
-    @Override
-    public Map<String, String> resolve(Function<String, String> value) {
-        return Map.of();
-    }
-
     /**
      * A folder of these methods that predates {@value #POOL_TOKEN_PROMPT} pooled its token prompt unless it read a
      * masked-LM head, which pools nothing; every other folder reads the default, which changes nothing it computed.
@@ -29,7 +23,4 @@ public final class FedBbptSettings implements SettingsRules {
         return tokenPrompts && pooled && stored.apply(POOL_TOKEN_PROMPT) == null
                 ? Map.of(POOL_TOKEN_PROMPT, "true") : Map.of();
     }
-
-    @Override
-    public void validate(MethodSettings settings) {}
 }

@@ -1,6 +1,5 @@
 package dev.fedbpt.engine.gradient;
 
-import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.Methods;
 import dev.fedbpt.engine.method.SettingsRules;
 import java.util.Map;
@@ -16,17 +15,9 @@ public final class GradientSettings implements SettingsRules {
     static final String PREFIX_INIT = "gradient.prefix-init";
 
     @Override
-    public Map<String, String> resolve(Function<String, String> value) {
-        return Map.of();
-    }
-
-    @Override
     public Map<String, String> beforeKeysExisted(Function<String, String> stored) {
         String method = stored.apply("experiment.method");
         boolean whiteBox = method != null && Methods.isKnown(method) && Methods.traits(method).whiteBox();
         return whiteBox && stored.apply(PREFIX_INIT) == null ? Map.of(PREFIX_INIT, "embedding") : Map.of();
     }
-
-    @Override
-    public void validate(MethodSettings settings) {}
 }

@@ -18,7 +18,9 @@ public interface SettingsRules {
      * @param value a key's configured value, or null when the key is absent
      * @throws SettingException when the key they follow has a value these rules do not know
      */
-    Map<String, String> resolve(Function<String, String> value);
+    default Map<String, String> resolve(Function<String, String> value) {
+        return Map.of();
+    }
 
     /**
      * For a run folder's stored configuration: the values its missing keys ran with when those were not yet the
@@ -54,7 +56,7 @@ public interface SettingsRules {
     }
 
     /** Checks every value these rules own (after {@link #resolve}); {@link SettingException} names the key. */
-    void validate(MethodSettings settings);
+    default void validate(MethodSettings settings) {}
 
     /**
      * Keys these rules own that change a run's numbers but not how many rows of what length a round scores (for
