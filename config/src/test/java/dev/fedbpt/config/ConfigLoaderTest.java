@@ -33,7 +33,8 @@ class ConfigLoaderTest {
         Files.writeString(stored, without);
         assertEquals("embedding", ConfigLoader.loadRunFolder(stored, List.of()).settings().text("gradient.prefix-init"));
         // A black-box method never read the prefix: its older folder reads the default, the same as a new cell.
-        Files.writeString(stored, without.replace("method=fedp-tuning", "method=fedbpt"));
+        Files.writeString(stored, without.replace("method=fedp-tuning", "method=fedbpt").replace("backend=pytorch",
+                "backend=onnx"));
         assertEquals("code", ConfigLoader.loadRunFolder(stored, List.of()).settings().text("gradient.prefix-init"));
     }
 

@@ -1,23 +1,22 @@
 package dev.fedbpt.engine.gradient;
 
-import dev.fedbpt.engine.method.Methods;
 import dev.fedbpt.engine.method.SettingsRules;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
  * What the white-box methods' stored run folders ran with (the gradient baselines' and FedPepTAO's, which read
- * {@code gradient.*}): a folder without {@value #PREFIX_INIT} started its prefix as the nn.Embedding draws it,
- * N(0, gradient.prefix-init-std^2); every other folder reads the default, which changes nothing it computed. The
- * other keys are checked where the methods read them ({@link GradientConfig#from}).
+ * {@code gradient.*} and run only on {@code model.backend = pytorch}): such a folder without {@value #PREFIX_INIT}
+ * started its prefix as the nn.Embedding draws it, N(0, gradient.prefix-init-std^2); every other folder reads the
+ * default, which changes nothing it computed. The other keys are checked where the methods read them
+ * ({@link GradientConfig#from}).
  */
 public final class GradientSettings implements SettingsRules {
     static final String PREFIX_INIT = "gradient.prefix-init";
 
     @Override
     public Map<String, String> beforeKeysExisted(Function<String, String> stored) {
-        String method = stored.apply("experiment.method");
-        boolean whiteBox = method != null && Methods.isKnown(method) && Methods.traits(method).whiteBox();
+        boolean whiteBox = "pytorch".equals(stored.apply("model.backend"));
         return whiteBox && stored.apply(PREFIX_INIT) == null ? Map.of(PREFIX_INIT, "embedding") : Map.of();
     }
 }
