@@ -2,9 +2,9 @@ package dev.fedbpt.engine.method;
 
 /**
  * The width of the numbers a client uploads: IEEE 754 binary64 (exact, the default), binary32 or binary16. A client
- * rounds what it uploads to its precision; {@link PayloadBytes#putNarrow} then writes each array at the narrowest
- * width that holds all of its values exactly, so a rounded upload costs 4 or 2 bytes a number on the wire and reads
- * back bit for bit.
+ * rounds what it uploads to its precision; {@link PayloadWriter#putNarrow(double[])} then writes each array at the
+ * narrowest width that holds all of its values exactly, so a rounded upload costs 4 or 2 bytes a number on the wire
+ * and reads back bit for bit.
  */
 public enum Precision {
     FLOAT64(8), FLOAT32(4), FLOAT16(2);
