@@ -2,7 +2,6 @@ package dev.fedbpt.actors;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
-import akka.actor.typed.DispatcherSelector;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.TimerScheduler;
@@ -10,39 +9,34 @@ import akka.persistence.typed.PersistenceId;
 import akka.persistence.typed.RecoveryCompleted;
 import akka.persistence.typed.RecoveryFailed;
 import akka.persistence.typed.javadsl.CommandHandler;
+import akka.persistence.typed.javadsl.CommandHandlerBuilder;
 import akka.persistence.typed.javadsl.Effect;
 import akka.persistence.typed.javadsl.EventHandler;
 import akka.persistence.typed.javadsl.EventSourcedBehavior;
 import akka.persistence.typed.javadsl.RetentionCriteria;
 import akka.persistence.typed.javadsl.SignalHandler;
-import dev.fedbpt.actors.cluster.ClientPlacement;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.engine.method.ClientMemory;
 import dev.fedbpt.engine.method.ClientSampler;
-import dev.fedbpt.engine.method.Downlink;
 import dev.fedbpt.engine.method.FederatedMethod;
-import dev.fedbpt.engine.method.MethodState;
 import dev.fedbpt.engine.method.Participation;
 import dev.fedbpt.engine.method.Prompt;
-import dev.fedbpt.engine.method.RoundNumbers;
 import dev.fedbpt.engine.method.Upload;
-import dev.fedbpt.persistence.OpenRound;
 import dev.fedbpt.persistence.RoundIncidents;
 import dev.fedbpt.persistence.RoundSummary;
 import dev.fedbpt.persistence.ServerEvent;
 import dev.fedbpt.persistence.ServerState;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
 /**
  * The federated server, event-sourced: every decision (round opened, result accepted, client dropped, round
  * closed, prompt evaluated) is journalled before it takes effect, and the global state is rebuilt by replaying
- * the method's aggregation over the journal. After a crash, recovery replays to the exact state and {@link #onContinue}
- * picks up the first unfinished step: the clients of an open round whose results were not yet stored run again.
+ * the method's aggregation over the journal. After a crash, recovery replays to the exact state, and the
+ * {@code Continue} of the phase it is in ({@link ServerPhase}) picks up the first unfinished step: the clients of an
+ * open round whose results were not yet stored run again. The command handler is organised by phase; the handlers
+ * of an open round live in {@link OpenRoundHandlers}.
  */
 public final class ServerActor extends EventSourcedBehavior<ServerActor.Command, ServerEvent, ServerState> {
 
@@ -87,15 +81,16 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     /** Something outside the server makes going on pointless (e.g. no inference node); stop, keeping the journal. */
     public record GiveUp(String reason) implements Command {}
 
-    private record Continue() implements Command {}
+    // What the server sends itself; package-private so that ServerActorStatesTest can send it too.
+    record Continue() implements Command {}
 
-    private record RoundDeadline(int round, int attempt) implements Command {}
+    record RoundDeadline(int round, int attempt) implements Command {}
 
-    private record ResendUnconfirmed(int round, int attempt) implements Command {}
+    record ResendUnconfirmed(int round, int attempt) implements Command {}
 
-    private record EvaluationFinished(Evaluator.Outcome outcome) implements Command {}
+    record EvaluationFinished(Evaluator.Outcome outcome) implements Command {}
 
-    private record EvaluationProgressed(Evaluator.Progress progress) implements Command {}
+    record EvaluationProgressed(Evaluator.Progress progress) implements Command {}
 
     /** @param rounds every round the server runs: a personalised method's personalisation round included */
     public record Settings(String configHash, long seed, int rounds, int evalEvery,
@@ -111,41 +106,31 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         public int population() {
             return participation.population();
         }
+
+        /** Whether the prompt after {@code round} completed rounds is scored on the test rows. */
+        boolean evaluatesAfter(int round) {
+            return ExperimentConfig.Experiment.evaluatesAfter(round, evalEvery, rounds);
+        }
     }
 
     public static final String PERSISTENCE_ID = "experiment";
     private static final int KEPT_SNAPSHOTS = 2;
-    private static final String MISSED_DEADLINE = "missed the round deadline";
-
-    /** How often round messages that no client confirmed are sent again (cluster only, see ClientDirectory). */
-    private static final Duration RESEND_UNCONFIRMED = Duration.ofSeconds(3);
 
     private final ActorContext<Command> context;
     private final TimerScheduler<Command> timers;
     private final Settings settings;
     private final FederatedMethod method;
-    private final ClientDirectory clients;
     private final ActorRef<InferencePool.Request> pool;
     private final Evaluator.TestSet testSet;
     private final RunListener listener;
     private final ActorRef<Evaluator.Reply> evaluationReplies;
-    private final FaultInjector faults;
 
-    // Transient: measurements of the live round and what is in flight; never needed to rebuild state.
+    // Transient: measurements of the live run and what is in flight; never needed to rebuild state.
+    private final IncidentTally incidents;
+    private final OpenRoundHandlers round;
+    /** An evaluator runs (the journal says only that an evaluation is due): a second one must not start. */
     private boolean evaluating;
-    private long roundStartNanos;
-    /** When each client of the open round attempt last reported progress (absent: not since the attempt began). */
-    private final Map<Integer, Long> lastProgressNanos = new HashMap<>();
-    private long roundForwardRows;
-    private long nonFiniteScores;
-    private long rejectedResults;
-    private long lateResults;
-    /** Faults other cluster members reported since the last round closed. */
-    private RoundIncidents faultsElsewhere = RoundIncidents.NONE;
-    /** Where each client of the open round runs, and which members were removed (cluster runs only). */
-    private final ClientPlacement placement = new ClientPlacement();
-    /** What every client of the open round attempt receives (the method configures it once per dispatch). */
-    private Downlink downlink;
+    private CommandHandler<Command, ServerEvent, ServerState> commandHandler;
 
     public static Behavior<Command> create(Settings settings, FederatedMethod method,
                                            ClientDirectory clients,
@@ -164,11 +149,11 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         this.timers = timers;
         this.settings = settings;
         this.method = method;
-        this.clients = clients;
         this.pool = pool;
         this.testSet = testSet;
         this.listener = listener;
-        this.faults = faults;
+        this.incidents = new IncidentTally(faults);
+        this.round = new OpenRoundHandlers(context, timers, Effect(), settings, method, clients, listener, incidents);
         this.evaluationReplies = context.messageAdapter(Evaluator.Reply.class,
                 reply -> reply instanceof Evaluator.Outcome outcome ? new EvaluationFinished(outcome)
                         : new EvaluationProgressed((Evaluator.Progress) reply));
@@ -209,7 +194,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
     public SignalHandler<ServerState> signalHandler() {
         return newSignalHandlerBuilder()
                 .onSignal(RecoveryCompleted.instance(), state -> {
-                    if (belongsToAnotherConfiguration(state)) {
+                    if (phaseOf(state) == ServerPhase.REFUSED) {
                         listener.onRefused("this run folder's journal belongs to another configuration (journal "
                                 + state.configHash() + ", given " + settings.configHash() + "); refusing to mix "
                                 + "them, nothing was changed");
@@ -224,200 +209,136 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
                 .build();
     }
 
+    /** Built once: Akka asks for the command handler for every command. */
     @Override
     public CommandHandler<Command, ServerEvent, ServerState> commandHandler() {
-        return newCommandHandlerBuilder().forAnyState()
-                .onCommand(Continue.class, (state, command) -> onContinue(state))
-                .onCommand(ClientReport.class, this::onClientReport)
-                .onCommand(ClientFailed.class, this::onClientFailed)
-                .onCommand(RoundDeadline.class, this::onRoundDeadline)
+        if (commandHandler == null) {
+            commandHandler = byPhase();
+        }
+        return commandHandler;
+    }
+
+    /**
+     * One block per {@link ServerPhase}. {@code Continue} takes the phase's next step; Akka uses the first handler
+     * registered for the state and the command, and fails on a command that none handles, so the blocks after the
+     * phases' own say what every phase but {@link ServerPhase#ROUND_OPEN} does with a round's messages, and what
+     * all of them do alike. Commands that arrive while an event is written, or the journal is read, are handled in
+     * the phase the event leaves the server in, before the {@code Continue} that moves it on.
+     */
+    private CommandHandler<Command, ServerEvent, ServerState> byPhase() {
+        CommandHandlerBuilder<Command, ServerEvent, ServerState> builder = newCommandHandlerBuilder();
+        builder.forState(in(ServerPhase.NOT_STARTED))
+                .onCommand(Continue.class, this::onStart);
+        builder.forState(in(ServerPhase.REFUSED))
+                .onCommand(Continue.class, this::onRefused);
+        builder.forState(in(ServerPhase.EVALUATING))
+                .onCommand(Continue.class, this::onEvaluate)
                 .onCommand(EvaluationFinished.class, this::onEvaluationFinished)
-                .onCommand(EvaluationProgressed.class, (state, progressed) -> onEvaluationProgressed(progressed))
-                .onCommand(ClientStarted.class, this::onClientStarted)
-                .onCommand(ClientProgressed.class, this::onClientProgressed)
-                .onCommand(NodeLost.class, this::onNodeLost)
-                .onCommand(ClientStopped.class, this::onClientStopped)
-                .onCommand(ResendUnconfirmed.class, this::onResendUnconfirmed)
-                .onCommand(GiveUp.class, this::onGiveUp)
+                .onCommand(EvaluationProgressed.class, this::onEvaluationProgressed);
+        builder.forState(in(ServerPhase.ROUND_OPEN))
+                .onCommand(Continue.class, round::onContinue)
+                .onCommand(ClientReport.class, round::onClientReport)
+                .onCommand(ClientFailed.class, round::onClientFailed)
+                .onCommand(ClientStarted.class, round::onClientStarted)
+                .onCommand(ClientProgressed.class, round::onClientProgressed)
+                .onCommand(ClientStopped.class, round::onClientStopped)
+                .onCommand(NodeLost.class, round::onNodeLost)
+                .onCommand(ResendUnconfirmed.class, round::onResendUnconfirmed)
+                .onCommand(RoundDeadline.class, round::onRoundDeadline);
+        builder.forState(in(ServerPhase.BETWEEN_ROUNDS))
+                .onCommand(Continue.class, this::onNextRound);
+        builder.forState(in(ServerPhase.DONE))
+                .onCommand(Continue.class, this::onDone);
+        // No round open: what clients and round timers send belongs to a round that closed (or to none yet). It
+        // comes in every phase, late answers while an evaluation runs, and between rounds those that arrived while
+        // the RoundClosed event was written.
+        builder.forState(in(ServerPhase.ROUND_OPEN).negate())
+                .onCommand(ClientReport.class, this::onClientReportOutsideRound)
+                .onCommand(ClientFailed.class, this::onRoundMessageOutsideRound)
+                .onCommand(ClientStarted.class, this::onRoundMessageOutsideRound)
+                .onCommand(ClientProgressed.class, this::onRoundMessageOutsideRound)
+                .onCommand(ClientStopped.class, this::onRoundMessageOutsideRound)
+                .onCommand(NodeLost.class, this::onRoundMessageOutsideRound)
+                .onCommand(RoundDeadline.class, this::onRoundMessageOutsideRound)
+                .onCommand(ResendUnconfirmed.class, this::onResendOutsideRound);
+        builder.forAnyState()
                 .onCommand(FaultsInjected.class, this::onFaultsInjected)
-                .build();
+                .onCommand(GiveUp.class, this::onGiveUp)
+                // Only the evaluating phase starts an evaluator, and only its outcome's event ends that phase, so
+                // the evaluator's replies come in no other; were one to, it is handled as there.
+                .onCommand(EvaluationFinished.class, this::onEvaluationFinished)
+                .onCommand(EvaluationProgressed.class, this::onEvaluationProgressed);
+        return builder.build();
     }
 
-    /** Takes the next step of the experiment from wherever the state says it stands. */
-    private Effect<ServerEvent, ServerState> onContinue(ServerState state) {
-        if (!state.started()) {
-            return Effect().persist(new ServerEvent.ExperimentStarted(settings.configHash()))
-                    .thenRun(this::continueLater);
-        }
-        if (belongsToAnotherConfiguration(state)) {
-            return Effect().none().thenStop(); // refused at recovery
-        }
-        if (!state.evaluated(0)) {
-            startEvaluation(0, null);
-            return Effect().none();
-        }
-        if (state.open() != null) {
-            dispatch(state.open(), state);
-            return Effect().none();
-        }
-        int completed = state.roundsCompleted();
-        if (completed > 0 && needsEvaluation(completed) && !state.evaluated(completed)) {
-            startEvaluation(completed, method.evaluationPrompt(state.global()));
-            return Effect().none();
-        }
-        if (completed < settings.rounds()) {
-            return openRound(completed + 1, 1);
-        }
-        if (!state.finished()) {
-            return Effect().persist(new ServerEvent.ExperimentFinished(completed)).thenRun(listener::onFinished)
-                    .thenStop();
-        }
-        listener.onFinished(state);
-        return Effect().none().thenStop();
+    private ServerPhase phaseOf(ServerState state) {
+        return ServerPhase.of(state, settings);
     }
 
-    private boolean belongsToAnotherConfiguration(ServerState state) {
-        return state.started() && !state.configHash().equals(settings.configHash());
+    private Predicate<ServerState> in(ServerPhase phase) {
+        return state -> phaseOf(state) == phase;
+    }
+
+    /** A fresh run folder: the first event says which configuration the journal belongs to. */
+    private Effect<ServerEvent, ServerState> onStart() {
+        return Effect().persist(new ServerEvent.ExperimentStarted(settings.configHash()))
+                .thenRun(this::continueLater);
     }
 
     private void continueLater(ServerState state) {
         context.getSelf().tell(new Continue());
     }
 
-    private Effect<ServerEvent, ServerState> openRound(int round, int attempt) {
-        int[] sampled = settings.participation().clients(settings.seed(), RoundNumbers.index(round),
-                RoundNumbers.index(attempt), settings.sampleFraction());
-        return Effect().persist(new ServerEvent.RoundOpened(round, attempt, sampled))
-                .thenRun(state -> dispatch(state.open(), state));
+    /** Refused at recovery (the listener was told): stop without writing anything. */
+    private Effect<ServerEvent, ServerState> onRefused() {
+        return Effect().none().thenStop();
     }
 
-    private void dispatch(OpenRound open, ServerState state) {
-        roundStartNanos = System.nanoTime();
-        lastProgressNanos.clear();
-        roundForwardRows = 0;
-        placement.reset();
-        MethodState global = state.global();
-        downlink = method.configure(global, RoundNumbers.index(open.round()));
-        // What the aggregation can compute ahead (FedBPT: an O(d^3) decomposition) runs while the clients work,
-        // off this actor's thread.
-        CompletableFuture.runAsync(() -> method.prepare(global),
-                context.getSystem().dispatchers().lookup(DispatcherSelector.blocking()));
-        clients.publish(open.round(), downlink, state.lastRound() == null ? null
-                : method.downlinkUpdate(global, RoundNumbers.index(open.round()), state.lastRound().uploads()));
-        for (int clientId : open.pending()) {
-            sendRound(clientId, open, state);
-        }
-        timers.startSingleTimer("deadline", new RoundDeadline(open.round(), open.attempt()),
-                settings.roundDeadline());
-        if (clients.confirmsStarts()) {
-            timers.startTimerWithFixedDelay("resend", new ResendUnconfirmed(open.round(), open.attempt()),
-                    RESEND_UNCONFIRMED);
-        }
-        if (open.allAnswered()) {
-            context.getSelf().tell(new RoundDeadline(open.round(), open.attempt()));
-        }
-    }
-
-    private void sendRound(int clientId, OpenRound open, ServerState state) {
-        clients.train(clientId, new ClientActor.Train(open.round(), open.attempt(), downlink,
-                state.memoryOf(clientId), context.getSelf()));
-    }
-
-    private Effect<ServerEvent, ServerState> onClientReport(ServerState state, ClientReport report) {
-        Upload result = report.upload();
-        ResultScreen.Verdict verdict = ResultScreen.screen(state, result, report.attempt(), method);
-        if (verdict.kind() == ResultScreen.Kind.LATE) {
-            lateResults++;
-            context.getLog().warn("ignored late result of client {}: {}", result.clientId(), verdict.reason());
-            return Effect().none();
-        }
-        if (verdict.kind() == ResultScreen.Kind.REJECT) {
-            rejectedResults++;
-            context.getLog().warn("rejected result of client {}: {}", result.clientId(), verdict.reason());
-            return Effect().none();
-        }
-        roundForwardRows += report.forwardRows();
-        nonFiniteScores += report.nonFiniteScores();
-        return Effect().persist(new ServerEvent.ResultAccepted(result.round(), result, report.memory()))
-                .thenRun(this::closeIfAllAnswered);
-    }
-
-    private Effect<ServerEvent, ServerState> onClientFailed(ServerState state, ClientFailed failed) {
-        OpenRound open = state.open();
-        if (open == null || open.round() != failed.round() || open.attempt() != failed.attempt()
-                || !open.isSampled(failed.clientId()) || open.hasAnswered(failed.clientId())) {
-            return Effect().none();
-        }
-        context.getLog().warn("client {} dropped from round {}: {}", failed.clientId(), failed.round(),
-                failed.reason());
-        return Effect().persist(new ServerEvent.ClientDropped(failed.round(), failed.clientId(), failed.reason()))
-                .thenRun(this::closeIfAllAnswered);
-    }
-
-    private Effect<ServerEvent, ServerState> onClientStarted(ServerState state, ClientStarted started) {
-        OpenRound open = state.open();
-        if (open == null || open.round() != started.round() || open.attempt() != started.attempt()) {
-            return Effect().none();
-        }
-        if (placement.started(started.clientId(), started.node()) && open.isSampled(started.clientId())
-                && !open.hasAnswered(started.clientId())) {
-            return Effect().persist(droppedWithMember(open, started.clientId(), started.node()))
-                    .thenRun(this::closeIfAllAnswered);
+    /** The zero-shot evaluation comes first; otherwise the one after the round that just closed. */
+    private Effect<ServerEvent, ServerState> onEvaluate(ServerState state, Continue next) {
+        if (!state.evaluated(0)) {
+            startEvaluation(0, null);
+        } else {
+            startEvaluation(state.roundsCompleted(), method.evaluationPrompt(state.global()));
         }
         return Effect().none();
     }
 
-    private Effect<ServerEvent, ServerState> onClientProgressed(ServerState state, ClientProgressed progressed) {
-        OpenRound open = state.open();
-        if (open != null && open.round() == progressed.round() && open.attempt() == progressed.attempt()) {
-            lastProgressNanos.put(progressed.clientId(), System.nanoTime());
-        }
-        return Effect().none();
+    private Effect<ServerEvent, ServerState> onNextRound(ServerState state, Continue next) {
+        return round.open(state.roundsCompleted() + 1, 1);
     }
 
-    private Effect<ServerEvent, ServerState> onClientStopped(ServerState state, ClientStopped stopped) {
-        OpenRound open = state.open();
-        if (open != null && open.round() == stopped.round() && open.attempt() == stopped.attempt()) {
-            placement.stopped(stopped.clientId());
+    /** A run that finished before (resumed again) journals nothing more, and reports its end again. */
+    private Effect<ServerEvent, ServerState> onDone(ServerState state, Continue next) {
+        if (!state.finished()) {
+            return Effect().persist(new ServerEvent.ExperimentFinished(state.roundsCompleted()))
+                    .thenRun(listener::onFinished).thenStop();
         }
-        return Effect().none();
-    }
-
-    private static ServerEvent.ClientDropped droppedWithMember(OpenRound open, int clientId, String node) {
-        return new ServerEvent.ClientDropped(open.round(), clientId, ClientPlacement.dropReason(node));
-    }
-
-    /** The clients that started on a removed member are dropped now rather than at the round's deadline. */
-    private Effect<ServerEvent, ServerState> onNodeLost(ServerState state, NodeLost lost) {
-        OpenRound open = state.open();
-        if (open == null) {
-            return Effect().none();
-        }
-        List<ServerEvent> drops = new ArrayList<>();
-        for (int clientId : placement.lost(lost.node(), open.pending())) {
-            drops.add(droppedWithMember(open, clientId, lost.node()));
-        }
-        if (drops.isEmpty()) {
-            return Effect().none();
-        }
-        context.getLog().warn("cluster member {} was removed: {} clients of round {} dropped", lost.node(),
-                drops.size(), open.round());
-        return Effect().persist(drops).thenRun(this::closeIfAllAnswered);
+        listener.onFinished(state);
+        return Effect().none().thenStop();
     }
 
     /**
-     * A round message sent to a member that then died is lost; once the member is removed, its shards live
-     * elsewhere and the same message reaches the client there. Clients ignore a message for the round they run.
+     * With no round open the screen finds every answer late (its round closed) or refused (no such round is open),
+     * and counts it in the round that closes next, as while a round is open.
      */
-    private Effect<ServerEvent, ServerState> onResendUnconfirmed(ServerState state, ResendUnconfirmed resend) {
-        OpenRound open = state.open();
-        if (open == null || open.round() != resend.round() || open.attempt() != resend.attempt()) {
-            timers.cancel("resend");
-            return Effect().none();
-        }
-        for (int clientId : placement.unconfirmed(open.pending())) {
-            sendRound(clientId, open, state);
-        }
+    private Effect<ServerEvent, ServerState> onClientReportOutsideRound(ServerState state, ClientReport report) {
+        ResultScreen.Verdict verdict = ResultScreen.screen(state, report.upload(), report.attempt(), method);
+        incidents.refused(verdict, report.upload().clientId(), context.getLog());
+        return Effect().none();
+    }
+
+    /**
+     * A client's failure, start, progress or stop, a removed member or a deadline, with no round open: there is no
+     * one to drop, and the next attempt starts knowing nothing of where its clients run.
+     */
+    private Effect<ServerEvent, ServerState> onRoundMessageOutsideRound() {
+        return Effect().none();
+    }
+
+    /** A resend timer that fired as its attempt closed: it must not keep firing. */
+    private Effect<ServerEvent, ServerState> onResendOutsideRound() {
+        timers.cancel(OpenRoundHandlers.RESEND_TIMER);
         return Effect().none();
     }
 
@@ -427,100 +348,14 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         return Effect().none().thenStop();
     }
 
-    private Effect<ServerEvent, ServerState> onRoundDeadline(ServerState state, RoundDeadline deadline) {
-        OpenRound open = state.open();
-        if (open == null || open.round() != deadline.round() || open.attempt() != deadline.attempt()) {
-            return Effect().none();
-        }
-        long now = System.nanoTime();
-        long allowed = settings.roundDeadline().toNanos();
-        List<ServerEvent> drops = new ArrayList<>();
-        long nextExpiry = Long.MAX_VALUE;
-        for (int clientId : open.pending()) {
-            long silentFor = now - lastProgressNanos.getOrDefault(clientId, roundStartNanos);
-            if (silentFor >= allowed) {
-                drops.add(new ServerEvent.ClientDropped(open.round(), clientId, MISSED_DEADLINE));
-            } else {
-                nextExpiry = Math.min(nextExpiry, allowed - silentFor);
-            }
-        }
-        if (nextExpiry != Long.MAX_VALUE) { // clients still working: look again when the quietest could expire
-            timers.startSingleTimer("deadline", new RoundDeadline(open.round(), open.attempt()),
-                    Duration.ofNanos(nextExpiry));
-        }
-        if (drops.isEmpty()) {
-            return nextExpiry == Long.MAX_VALUE ? closeOrResample(state) : Effect().none();
-        }
-        return Effect().persist(drops).thenRun(this::closeIfAllAnswered);
-    }
-
-    private void closeIfAllAnswered(ServerState state) {
-        OpenRound open = state.open();
-        if (open != null && open.allAnswered()) {
-            context.getSelf().tell(new RoundDeadline(open.round(), open.attempt()));
-        }
-    }
-
-    private Effect<ServerEvent, ServerState> closeOrResample(ServerState state) {
-        OpenRound open = state.open();
-        timers.cancel("deadline");
-        timers.cancel("resend");
-        int needed = (int) Math.ceil(settings.quorum() * open.sampled().length);
-        if (open.accepted().size() >= Math.max(1, needed)) {
-            long wallMs = (System.nanoTime() - roundStartNanos) / 1_000_000;
-            return Effect().persist(new ServerEvent.RoundClosed(open.round(), roundForwardRows, wallMs,
-                    drainIncidents())).thenRun(this::onRoundClosed);
-        }
-        if (open.attempt() < settings.maxAttempts()) {
-            context.getLog().warn("round {} attempt {}: {} of {} results, quorum {}; re-sampling", open.round(),
-                    open.attempt(), open.accepted().size(), open.sampled().length, needed);
-            return openRound(open.round(), open.attempt() + 1);
-        }
-        long late = open.dropped().stream().filter(d -> d.reason().equals(MISSED_DEADLINE)).count();
-        listener.onFailed("round " + open.round() + " reached no quorum in " + open.attempt() + " attempts (the last: "
-                + open.accepted().size() + " of " + open.sampled().length + " results, " + needed + " needed"
-                + (late == 0 ? "" : "; " + late + " clients went the round deadline of "
-                        + settings.roundDeadline().toMillis() / 1000.0 + " s without finishing a local step: if"
-                        + " one step takes that long here, raise federation.round-deadline")
-                + "); everything up to round " + (open.round() - 1) + " is stored, and `fedbpt resume` retries"
-                + " this round");
-        return Effect().none().thenStop();
-    }
-
-    private Effect<ServerEvent, ServerState> onFaultsInjected(ServerState state, FaultsInjected injected) {
-        faultsElsewhere = faultsElsewhere.plus(injected.counts());
+    private Effect<ServerEvent, ServerState> onFaultsInjected(FaultsInjected injected) {
+        incidents.faultsElsewhere(injected.counts());
         return Effect().none();
-    }
-
-    /**
-     * This round's incidents: faults injected (counted by this member's injector, and by other members' as they
-     * reported them) plus what the server refused.
-     */
-    private RoundIncidents drainIncidents() {
-        RoundIncidents server = new RoundIncidents(0, 0, 0, 0, 0, nonFiniteScores, rejectedResults, lateResults);
-        nonFiniteScores = 0;
-        rejectedResults = 0;
-        lateResults = 0;
-        RoundIncidents elsewhere = faultsElsewhere;
-        faultsElsewhere = RoundIncidents.NONE;
-        return faults.drainCounts().plus(elsewhere).plus(server);
-    }
-
-    private void onRoundClosed(ServerState state) {
-        int round = state.roundsCompleted();
-        if (!needsEvaluation(round)) {
-            listener.onRoundCompleted(state.rounds().get(round - 1), state);
-        }
-        context.getSelf().tell(new Continue());
-    }
-
-    private boolean needsEvaluation(int round) {
-        return ExperimentConfig.Experiment.evaluatesAfter(round, settings.evalEvery(), settings.rounds());
     }
 
     private List<RoundSummary> finalRounds(ServerState state) {
         return state.rounds().stream()
-                .filter(summary -> !needsEvaluation(summary.round()) || summary.testAccuracy() != null)
+                .filter(summary -> !settings.evaluatesAfter(summary.round()) || summary.testAccuracy() != null)
                 .toList();
     }
 
@@ -537,7 +372,7 @@ public final class ServerActor extends EventSourcedBehavior<ServerActor.Command,
         return Effect().none();
     }
 
-    private Effect<ServerEvent, ServerState> onEvaluationFinished(ServerState state, EvaluationFinished finished) {
+    private Effect<ServerEvent, ServerState> onEvaluationFinished(EvaluationFinished finished) {
         evaluating = false;
         Evaluator.Outcome outcome = finished.outcome();
         if (outcome.failure() != null) {
