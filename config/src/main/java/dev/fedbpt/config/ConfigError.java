@@ -6,12 +6,9 @@ import dev.fedbpt.engine.method.SettingException;
 public final class ConfigError extends RuntimeException {
     private final String key;
 
-    private final String where;
-
     public ConfigError(String key, String message) {
         super(key == null ? message : key + ": " + message);
         this.key = key;
-        this.where = null;
     }
 
     /**
@@ -20,14 +17,12 @@ public final class ConfigError extends RuntimeException {
     public ConfigError(String where, String key, String message) {
         super((where == null ? "" : where + ": ") + (key == null ? message : key + ": " + message));
         this.key = key;
-        this.where = where;
     }
 
     /** A message written whole (several problems at once, each naming its own key), {@code key} the first. */
     private ConfigError(String key, StringBuilder whole) {
         super(whole.toString());
         this.key = key;
-        this.where = null;
     }
 
     static ConfigError listing(String firstKey, String message) {
@@ -37,11 +32,6 @@ public final class ConfigError extends RuntimeException {
     /** A method's setting that failed its rules, named by its full key. */
     public static ConfigError of(SettingException e) {
         return new ConfigError(ConfigLoader.ROOT + "." + e.key(), e.getMessage());
-    }
-
-    /** The file and line or the {@code --set} the offending value came from; null when unknown. */
-    String where() {
-        return where;
     }
 
     /** The offending configuration key, or null when the error is about a whole file. */

@@ -223,9 +223,8 @@ public final class ConfigLoader {
         }
         for (Map.Entry<String, ConfigValue> entry : byKey.entrySet()) {
             if (!valid.contains(entry.getKey())) {
-                problems.add(new ConfigError(ConfigProblems.where(entry.getValue()), ROOT + "." + entry.getKey(),
-                        "unknown key; did you mean " + ROOT + "." + KeySuggester.nearest(entry.getKey(), valid)
-                                + "?"));
+                problems.add(entry.getValue(), ROOT + "." + entry.getKey(), "unknown key; did you mean " + ROOT + "."
+                        + KeySuggester.nearest(entry.getKey(), valid) + "?");
             }
         }
     }
@@ -423,10 +422,13 @@ public final class ConfigLoader {
             try {
                 return getter.apply(key);
             } catch (ConfigException.WrongType | ConfigException.BadValue e) {
-                problems.add(new ConfigError(ConfigProblems.where(c.getValue(key)), ROOT + "." + key,
-                        "expected " + expected + ", got " + c.getValue(key).render()));
+                wrongType(key, expected);
                 return readDefault(key, expected);
             }
+        }
+
+        private void wrongType(String key, String expected) {
+            invalid(key, "expected " + expected + ", got " + c.getValue(key).render());
         }
 
         @SuppressWarnings("unchecked")
@@ -444,7 +446,7 @@ public final class ConfigLoader {
 
         /** Records {@code message} for {@code key}; the caller reads the key's default instead, so reading goes on. */
         private void invalid(String key, String message) {
-            problems.add(new ConfigError(ConfigProblems.where(c.getValue(key)), ROOT + "." + key, message));
+            problems.add(c.getValue(key), ROOT + "." + key, message);
         }
 
         String string(String key) {
@@ -474,9 +476,9 @@ public final class ConfigLoader {
 
         int intIn(String key, int min, int max) {
             Number read = get(key, c::getNumber, WHOLE_NUMBER);
-            if (read.doubleValue() != Math.rint(read.doubleValue()) || Math.abs(read.doubleValue()) > Integer.MAX_VALUE) {
-                problems.add(new ConfigError(ConfigProblems.where(c.getValue(key)), ROOT + "." + key,
-                        "expected a whole number, got " + c.getValue(key).render()));
+            double whole = read.doubleValue();
+            if (whole != Math.rint(whole) || Math.abs(whole) > Integer.MAX_VALUE) {
+                wrongType(key, WHOLE_NUMBER);
                 read = defaults.getInt(key);
             }
             int value = read.intValue();
