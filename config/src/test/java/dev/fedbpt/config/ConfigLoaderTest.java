@@ -38,6 +38,24 @@ class ConfigLoaderTest {
         assertEquals("code", ConfigLoader.loadRunFolder(stored, List.of()).settings().text("gradient.prefix-init"));
     }
 
+    /** FedPepTAO's server steps chain as its code's do; a white-box folder stored before the reading keeps its own. */
+    @Test
+    void fedPepTaosDeviceStepsChainAndOlderFoldersStepAsTheyRan() throws IOException {
+        ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.method=fedpeptao",
+                "model.backend=pytorch"));
+        assertEquals("chained", config.settings().text("fedpeptao.device-steps"));
+        Path stored = dir.resolve("config.conf");
+        String without = config.resolvedHocon().replaceAll("(?m)^\\s*\"?device-steps\"?\\s*[=:].*\\R", "");
+        assertTrue(!without.contains("device-steps"), without);
+        Files.writeString(stored, without);
+        assertEquals("independent", ConfigLoader.loadRunFolder(stored, List.of()).settings()
+                .text("fedpeptao.device-steps"));
+        Files.writeString(stored, without.replace("method=fedpeptao", "method=fedbpt").replace("backend=pytorch",
+                "backend=onnx"));
+        assertEquals("chained", ConfigLoader.loadRunFolder(stored, List.of()).settings()
+                .text("fedpeptao.device-steps"));
+    }
+
     @Test
     void defaultsLoadAndAreValid() {
         ExperimentConfig config = ConfigLoader.loadDefaults();

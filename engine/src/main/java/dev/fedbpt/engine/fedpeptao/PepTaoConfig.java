@@ -4,6 +4,9 @@ import dev.fedbpt.engine.gradient.GradientConfig;
 import dev.fedbpt.engine.method.MethodSettings;
 import dev.fedbpt.engine.method.SettingException;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -21,10 +24,12 @@ import java.util.TreeSet;
  * @param base           what the server's momentum step starts from
  * @param adamState      whether a device's AdamW moments live on across its rounds
  * @param controlWeights how c_g weighs the devices' control-variate changes
+ * @param deviceSteps    whether the server's per-device momentum steps chain or start alike
  */
 record PepTaoConfig(GradientConfig local, int[] selected, boolean choose, int warmUpRounds, int lanczosSteps,
                     double hvpStep, int clients, double serverLr, double serverLrDecay, double serverLrFloor,
-                    double momentum, Sign signs, Base base, AdamState adamState, ControlWeights controlWeights) {
+                    double momentum, Sign signs, Base base, AdamState adamState, ControlWeights controlWeights,
+                    DeviceSteps deviceSteps) {
 
     /** g_g = Delta_prev - Delta with Delta = w_old - w_avg (the code) or w_avg - w_old (the paper). */
     enum Sign { CODE, PAPER }
@@ -36,6 +41,13 @@ record PepTaoConfig(GradientConfig local, int[] selected, boolean choose, int wa
 
     /** c_g's weights: each device's local steps K_i (the code) or its rows n_i (the paper's Formula). */
     enum ControlWeights { STEPS, SAMPLES }
+
+    /**
+     * The server's per-device steps: chained (the code: device k's step starts from device k-1's result w_{k-1}, its
+     * momentum from k-1's v_{k-1}; the first from the base and the previous round's aggregate momentum) or
+     * independent (the paper's Algorithm 2: every device from the base and the aggregate momentum).
+     */
+    enum DeviceSteps { CHAINED, INDEPENDENT }
 
     static PepTaoConfig from(MethodSettings s) {
         String layers = s.text("fedpeptao.selected-layers");
@@ -51,7 +63,23 @@ record PepTaoConfig(GradientConfig local, int[] selected, boolean choose, int wa
                 s.choice("fedpeptao.gg-sign", Sign.class),
                 s.choice("fedpeptao.step-base", Base.class),
                 s.choice("fedpeptao.adam-state", AdamState.class),
-                s.choice("fedpeptao.control-weights", ControlWeights.class));
+                s.choice("fedpeptao.control-weights", ControlWeights.class),
+                s.choice(PepTaoSettings.DEVICE_STEPS, DeviceSteps.class));
+    }
+
+    /** The server step's readings, under their setting keys, as result.json records them. */
+    Map<String, String> reading() {
+        Map<String, String> items = new LinkedHashMap<>();
+        items.put("fedpeptao.gg-sign", value(signs));
+        items.put("fedpeptao.step-base", value(base));
+        items.put("fedpeptao.adam-state", value(adamState));
+        items.put("fedpeptao.control-weights", value(controlWeights));
+        items.put("fedpeptao.device-steps", value(deviceSteps));
+        return items;
+    }
+
+    private static String value(Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     private static final String KEY = "fedpeptao.selected-layers";

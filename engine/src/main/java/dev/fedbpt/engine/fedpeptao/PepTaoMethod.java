@@ -93,6 +93,7 @@ final class PepTaoMethod implements FederatedMethod {
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("trainable_parameters", layout().size());
         fields.put("layer_selection", config.choose() ? "algorithm-1" : "given");
+        fields.put("reading", config.reading());
         return fields;
     }
 

@@ -62,18 +62,31 @@ final class ServerStep {
             return new Next(avg, nextCg, m, delta, eta, nextCi);
         }
         double nextEta = Math.max(c.serverLrDecay() * eta, c.serverLrFloor());
+        double[] base = c.base() == PepTaoConfig.Base.AVERAGE ? avg : old;
+        double[] gg = new double[size];
+        for (int j = 0; j < size; j++) gg[j] = deltaPrev[j] - delta[j];
         double[] global = new double[size];
         double[] nextM = new double[size];
         double beta = c.momentum();
-        double[] base = c.base() == PepTaoConfig.Base.AVERAGE ? avg : old;
+        boolean chained = c.deviceSteps() == PepTaoConfig.DeviceSteps.CHAINED;
+        // Chained, as the code runs it: Fsgdm writes each device's momentum into the shared global_v and steps the
+        // live prefix that original_w aliases, so device k starts from device k-1's weights and momentum.
+        double[] w = base.clone();
+        double[] v = m.clone();
         for (PepTaoUpload u : uploads) {
-            double w = u.sampleCount() / rows;
+            double p = u.sampleCount() / rows;
             double[] own = nextCi.get(u.clientId());
             for (int j = 0; j < size; j++) {
-                double gg = deltaPrev[j] - delta[j];
-                double mi = beta * m[j] + (1 - beta) * gg + nextCg[j] - own[j];
-                global[j] += w * (base[j] - nextEta * mi);
-                nextM[j] += w * mi;
+                double from = chained ? w[j] : base[j];
+                double momentum = chained ? v[j] : m[j];
+                double mi = beta * momentum + (1 - beta) * gg[j] + nextCg[j] - own[j];
+                double wi = from - nextEta * mi;
+                if (chained) {
+                    v[j] = mi;
+                    w[j] = wi;
+                }
+                global[j] += p * wi;
+                nextM[j] += p * mi;
             }
         }
         return new Next(global, nextCg, nextM, delta, nextEta, nextCi);

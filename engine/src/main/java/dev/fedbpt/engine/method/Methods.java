@@ -10,6 +10,7 @@ import dev.fedbpt.engine.fedbpt.FedBptMethods;
 import dev.fedbpt.engine.fedbpt.FedBptSettings;
 import dev.fedbpt.engine.fedpeptao.FedPepTaoMethods;
 import dev.fedbpt.engine.fedpeptao.PepTaoPayloads;
+import dev.fedbpt.engine.fedpeptao.PepTaoSettings;
 import dev.fedbpt.engine.gradient.GradientMethods;
 import dev.fedbpt.engine.gradient.GradientPayloads;
 import dev.fedbpt.engine.gradient.GradientSettings;
@@ -28,7 +29,7 @@ public final class Methods {
     private static final Map<String, MethodEntry> METHODS = new LinkedHashMap<>();
     private static final Map<String, PayloadCodec> CODECS = new LinkedHashMap<>();
     private static final List<SettingsRules> RULES = List.of(new FedBptSettings(), new FedBbptSettings(),
-            new GradientSettings());
+            new GradientSettings(), new PepTaoSettings());
 
     static {
         FedBptMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));

@@ -67,6 +67,7 @@ class FedPepTaoTest {
         s.put("fedpeptao.step-base", "average");
         s.put("fedpeptao.adam-state", "persist");
         s.put("fedpeptao.control-weights", "steps");
+        s.put("fedpeptao.device-steps", "chained");
         return s;
     }
 
@@ -187,6 +188,7 @@ class FedPepTaoTest {
         paper.put("fedpeptao.gg-sign", "paper");
         paper.put("fedpeptao.step-base", "previous");
         paper.put("fedpeptao.control-weights", "samples");
+        paper.put("fedpeptao.device-steps", "independent");
         PepTaoConfig p = PepTaoConfig.from(new MapSettings(paper));
         ServerStep.Next firstPaper = ServerStep.apply(p, lr, old, new double[1], new double[1], null, 0.05,
                 new TreeMap<>(), uploads);
@@ -199,6 +201,44 @@ class FedPepTaoTest {
         double cgPaper = firstPaper.cg()[0] + 0.25 * (2 * (c0Paper - c0)) / 2;
         double mPaper = 0.1 * ggPaper + cgPaper - c0Paper;
         assertEquals(old2 - eta2 * mPaper, nextPaper.global()[0], 1e-12);
+    }
+
+    @Test
+    void theCodesDeviceStepsChainAndThePapersStartAlike() {
+        double lr = 0.05;
+        double[] old = {1.0};
+        double[] m = {0.3};
+        double[] deltaPrev = {0.2};
+        double eta = 0.05;
+        // devices 0 and 1 of 2 and 6 rows
+        List<PepTaoUpload> uploads = List.of(new PepTaoUpload(1, 0, 0, 2, 3, new float[]{0.5f}, NONE),
+                new PepTaoUpload(1, 1, 0, 6, 5, new float[]{0.75f}, NONE));
+        Map<String, String> s = settings("all");
+        ServerStep.Next chained = ServerStep.apply(PepTaoConfig.from(new MapSettings(s)), lr, old, new double[1], m,
+                deltaPrev, eta, new TreeMap<>(), uploads);
+        s.put("fedpeptao.device-steps", "independent");
+        ServerStep.Next independent = ServerStep.apply(PepTaoConfig.from(new MapSettings(s)), lr, old,
+                new double[1], m, deltaPrev, eta, new TreeMap<>(), uploads);
+
+        double avg = 0.25 * 0.5 + 0.75 * 0.75;
+        double gg = 0.2 - (1.0 - avg);
+        double cg = chained.cg()[0];
+        double c0 = chained.ci().get(0)[0];
+        double c1 = chained.ci().get(1)[0];
+        double step = 0.99 * eta;
+        // the code: v_1 from the aggregate momentum, w_1 from the FedAvg result; device 1 from device 0's v and w
+        double v0 = 0.9 * 0.3 + 0.1 * gg + cg - c0;
+        double w0 = avg - step * v0;
+        double v1 = 0.9 * v0 + 0.1 * gg + cg - c1;
+        double w1 = w0 - step * v1;
+        assertEquals(0.25 * w0 + 0.75 * w1, chained.global()[0], 1e-12);
+        assertEquals(0.25 * v0 + 0.75 * v1, chained.m()[0], 1e-12, "global_v = sum p_k v_k");
+        // the paper: both from the same start and momentum
+        double m0 = 0.9 * 0.3 + 0.1 * gg + cg - c0;
+        double m1 = 0.9 * 0.3 + 0.1 * gg + cg - c1;
+        assertEquals(0.25 * (avg - step * m0) + 0.75 * (avg - step * m1), independent.global()[0], 1e-12);
+        assertEquals(0.25 * m0 + 0.75 * m1, independent.m()[0], 1e-12);
+        assertNotEquals(chained.global()[0], independent.global()[0], 1e-6);
     }
 
     @Test
