@@ -45,7 +45,7 @@ public final class BenchCommands {
         int repeats;
 
         @Option(names = "--set", description = "Configuration override (model.bundled, dls-ec.prompt-length, "
-                + "dls-ec.phi, dls-ec.alpha, dls-ec.local-steps), repeatable.")
+                + "dls-ec.phi, dls-ec.alpha, dls-ec.alpha-scale, dls-ec.local-steps), repeatable.")
         List<String> overrides = new ArrayList<>();
 
         @Override
@@ -57,10 +57,11 @@ public final class BenchCommands {
                         model.wordEmbeddings());
                 DlsEcTimings.Result r = DlsEcTimings.measure(embeddings,
                         new Vocabulary(model.vocabularySize(), model.specialTokenIds()),
-                        s.integer("dls-ec.prompt-length"), s.integer("dls-ec.phi"), s.number("dls-ec.alpha"), clients,
-                        s.integer("dls-ec.local-steps"), repeats, config.experiment().seed());
-                System.out.printf(Locale.ROOT, "embedding matrix %d x %d, T = %d, Phi = %d, alpha = %s, %d clients, "
-                        + "%d cores%n", r.vocabulary(), r.hidden(), r.promptLength(), r.phi(), r.alpha(), r.clients(),
+                        s.integer("dls-ec.prompt-length"), s.integer("dls-ec.phi"), s.number("dls-ec.alpha"),
+                        s.text("dls-ec.alpha-scale"), clients, s.integer("dls-ec.local-steps"), repeats, config.experiment().seed());
+                System.out.printf(Locale.ROOT, "embedding matrix %d x %d, T = %d, Phi = %d, alpha = %s (%s), "
+                        + "%d clients, %d cores%n", r.vocabulary(), r.hidden(), r.promptLength(), r.phi(), r.alpha(),
+                        r.alphaScale(), r.clients(),
                         Runtime.getRuntime().availableProcessors());
                 System.out.printf(Locale.ROOT, "normalised index (once):          %8.1f ms%n", r.indexMs());
                 System.out.printf(Locale.ROOT, "cosine top-5 (one local step):    %8.2f ms%n", r.nearestMs());
@@ -68,7 +69,7 @@ public final class BenchCommands {
                         + "positions in parallel; %d of %d positions needed the guard)%n", r.aggregateMs(),
                         r.aggregateMs() / r.promptLength(), r.screenedPositions(), r.promptLength());
                 System.out.printf(Locale.ROOT, "mean norm of a token embedding %.3f, of a compressed update "
-                        + "%.3f (LASSO keeps a token only where |<E[c], residual>| > alpha / 2)%n",
+                        + "%.3f (LASSO keeps a token only where |<E[c], residual>| > alpha / 2, alpha absolute)%n",
                         r.meanTokenNorm(), r.meanResidualNorm());
             }
             return CommandLine.ExitCode.OK;

@@ -57,6 +57,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void dlsEcsAlphaIsAShareAndOlderFoldersWeighedItAsPrinted() throws IOException {
+        ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.method=dls-ec"));
+        assertEquals("max-correlation", config.settings().text("dls-ec.alpha-scale"));
+        Path stored = dir.resolve("config.conf");
+        String without = config.resolvedHocon().replaceAll("(?m)^\\s*\"?alpha-scale\"?\\s*[=:].*\\R", "");
+        assertTrue(!without.contains("alpha-scale"), without);
+        Files.writeString(stored, without);
+        assertEquals("absolute", ConfigLoader.loadRunFolder(stored, List.of()).settings().text("dls-ec.alpha-scale"));
+        Files.writeString(stored, without.replace("method=dls-ec", "method=fedbpt"));
+        assertEquals("max-correlation", ConfigLoader.loadRunFolder(stored, List.of()).settings()
+                .text("dls-ec.alpha-scale"), "other methods read the default, which changes nothing they computed");
+    }
+
+    @Test
     void defaultsLoadAndAreValid() {
         ExperimentConfig config = ConfigLoader.loadDefaults();
         assertEquals("fedbpt", config.experiment().method());

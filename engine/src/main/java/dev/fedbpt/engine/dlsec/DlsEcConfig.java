@@ -8,9 +8,17 @@ import dev.fedbpt.engine.method.MethodSettings;
  * sigma. The spec's recommendations where the paper is silent: keep-current, the minibatch rule, the first prompt
  * tokens, post-tuning's d, population and budget.
  */
-record DlsEcConfig(int promptLength, int candidates, int localSteps, int phi, double alpha, int firstPass,
+record DlsEcConfig(int promptLength, int candidates, int localSteps, int phi, double alpha, AlphaScale alphaScale,
+                   int firstPass,
                    Download download, boolean keepCurrent, int batchSize, int fullBatchUpTo, int firstToken,
                    PostTuning postTuning) {
+
+    /**
+     * What alpha is measured in: absolute (Eq. 8 as printed) or max-correlation (a share of the smallest weight that
+     * zeroes every coefficient of a pass, 2 max_j |e_j . R|; it grows with the squared embedding norm, R being a
+     * difference of embeddings, so one alpha means one sparsity on any model's embeddings).
+     */
+    enum AlphaScale { ABSOLUTE, MAX_CORRELATION }
 
     /** What the server sends: compressed (Eq. 11: Phi token ids and fp16 coefficients per position) or full. */
     enum Download { COMPRESSED, FULL }
@@ -21,7 +29,8 @@ record DlsEcConfig(int promptLength, int candidates, int localSteps, int phi, do
     static DlsEcConfig from(MethodSettings s) {
         return new DlsEcConfig(s.integer("dls-ec.prompt-length", 1, 4096), s.integer("dls-ec.candidates", 1, 1000),
                 localSteps(s), s.integer("dls-ec.phi", 1, 1000),
-                s.number("dls-ec.alpha", 0, 1e6), s.integer("dls-ec.first-pass", 1, 1_000_000),
+                alpha(s), s.choice("dls-ec.alpha-scale", AlphaScale.class),
+                s.integer("dls-ec.first-pass", 1, 1_000_000),
                 s.choice("dls-ec.download", Download.class), s.flag("dls-ec.keep-current"),
                 s.integer("dls-ec.batch-size", 1, 1_000_000), s.integer("dls-ec.full-batch-up-to", 0, 1_000_000),
                 s.integer("dls-ec.first-token", 0, Integer.MAX_VALUE),
@@ -29,6 +38,12 @@ record DlsEcConfig(int promptLength, int candidates, int localSteps, int phi, do
                         s.number("dls-ec.post-tuning.sigma", 1e-12, 1e6),
                         s.integer("dls-ec.post-tuning.population", 2, 100_000),
                         s.integer("dls-ec.post-tuning.budget", 0, Integer.MAX_VALUE)));
+    }
+
+    /** A share of the largest useful weight is at most 1 (every coefficient zero); an absolute one any weight. */
+    private static double alpha(MethodSettings s) {
+        boolean share = s.choice("dls-ec.alpha-scale", AlphaScale.class) == AlphaScale.MAX_CORRELATION;
+        return s.number("dls-ec.alpha", 0, share ? 1 : 1e6);
     }
 
     /** S, a client's local steps per round. */

@@ -121,7 +121,7 @@ final class DlsEcMethod implements FederatedMethod {
             }
         }
         ResidualCompression.Result[] results = compression.get().compressAll(residuals, config.phi(), config.alpha(),
-                config.firstPass());
+                config.alphaScale(), config.firstPass());
         int[][] tokens = new int[results.length][];
         float[][] coefficients = new float[results.length][];
         long screened = state.screenedPositions();
@@ -188,6 +188,13 @@ final class DlsEcMethod implements FederatedMethod {
         metrics.put("uplink_bits", 8.0 * UpdateWire.upload(new int[config.promptLength()]).length);
         metrics.put("downlink_bits", 8.0 * downlinkBytes(global));
         metrics.put("screened_positions", (double) state.screenedPositions());
+        long compressed = config.download() == DlsEcConfig.Download.COMPRESSED
+                ? (long) Math.min(state.round(), context.rounds()) * config.promptLength() : 0;
+        if (compressed > 0) {
+            // The share of compressed positions whose final LASSO pass kept fewer than Phi tokens: 1 means the
+            // correlation guard, not the LASSO, chose every token.
+            metrics.put("guard_rate", (double) state.screenedPositions() / compressed);
+        }
         Personalisation.report(state.personal(), metrics);
         return metrics;
     }
@@ -212,6 +219,7 @@ final class DlsEcMethod implements FederatedMethod {
         fields.put("download", config.download().name().toLowerCase(java.util.Locale.ROOT));
         fields.put("phi", config.phi());
         fields.put("alpha", config.alpha());
+        fields.put("alpha_scale", config.alphaScale().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
         return fields;
     }
 }

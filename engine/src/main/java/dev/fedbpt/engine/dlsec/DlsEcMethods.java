@@ -14,15 +14,18 @@ import java.util.List;
  * and their own {@code bbt.*}.
  */
 public final class DlsEcMethods {
+    /** The methods that read {@code dls-ec.*}. */
+    static final List<String> NAMES = List.of(DlsEcMethod.NAME, "bbt", "bbt-fed");
+
     private DlsEcMethods() {}
 
     public static List<MethodEntry> entries() {
         return List.of(new MethodEntry(DlsEcMethod.NAME, MethodTraits.PERSONALISED, DlsEcMethods::needs,
                         c -> new DlsEcMethod(DlsEcConfig.from(c.settings()), c)),
-                new MethodEntry("bbt", new MethodTraits(false, false, false, true), DlsEcMethods::needs,
-                        c -> bbt("bbt", BbtMethod.Mode.LOCAL, c)),
-                new MethodEntry("bbt-fed", MethodTraits.PERSONALISED, DlsEcMethods::needs,
-                        c -> bbt("bbt-fed", BbtMethod.Mode.FEDERATED, c)));
+                new MethodEntry(NAMES.get(1), new MethodTraits(false, false, false, true), DlsEcMethods::needs,
+                        c -> bbt(NAMES.get(1), BbtMethod.Mode.LOCAL, c)),
+                new MethodEntry(NAMES.get(2), MethodTraits.PERSONALISED, DlsEcMethods::needs,
+                        c -> bbt(NAMES.get(2), BbtMethod.Mode.FEDERATED, c)));
     }
 
     /**

@@ -23,14 +23,17 @@ import java.util.List;
 public final class DlsEcTimings {
     /** Milliseconds: index build once, per top-K, per aggregation (all positions), per position on average. */
     public record Result(int vocabulary, int hidden, int promptLength, int clients, int phi, double alpha,
-                         double indexMs, double nearestMs, double aggregateMs, long screenedPositions,
+                         String alphaScale, double indexMs, double nearestMs, double aggregateMs, long screenedPositions,
                          double meanTokenNorm, double meanResidualNorm) {}
 
     private DlsEcTimings() {}
 
     public static Result measure(TokenEmbeddings embeddings, Vocabulary vocabulary, int promptLength, int phi,
-                                 double alpha, int clients, int localSteps, int repeats, long seed) {
-        DlsEcConfig config = new DlsEcConfig(promptLength, 5, localSteps, phi, alpha, 100,
+                                 double alpha, String alphaScale, int clients, int localSteps, int repeats,
+                                 long seed) {
+        DlsEcConfig.AlphaScale scale = DlsEcConfig.AlphaScale.valueOf(
+                alphaScale.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+        DlsEcConfig config = new DlsEcConfig(promptLength, 5, localSteps, phi, alpha, scale, 100,
                 DlsEcConfig.Download.COMPRESSED, true, 32, 64, firstOrdinary(vocabulary, promptLength),
                 new DlsEcConfig.PostTuning(500, 0.1, 20, 0));
         long t0 = System.nanoTime();
@@ -80,7 +83,7 @@ public final class DlsEcTimings {
             residualNorms += Math.sqrt(sq);
         }
         return new Result(embeddings.vocabularySize(), embeddings.hiddenSize(), promptLength, clients, phi, alpha,
-                indexMs, nearestNanos / 1e6 / nearestCalls, best / 1e6, next.screenedPositions(),
+                alphaScale, indexMs, nearestNanos / 1e6 / nearestCalls, best / 1e6, next.screenedPositions(),
                 tokenNorms / index.size(), residualNorms / promptLength);
     }
 

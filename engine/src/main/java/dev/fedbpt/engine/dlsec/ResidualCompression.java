@@ -21,7 +21,8 @@ import java.util.stream.IntStream;
  * <p>The LASSO is solved as printed (unnormalised squares), by cyclic coordinate descent with soft-thresholding on an
  * active set: coordinates join it when they violate the optimality condition |<a_j, r>| <= alpha / 2 at the current
  * residual r (the strongest violators first), so a pass over 30,000 tokens costs a few matrix-vector products rather
- * than a sweep of every coordinate. With alpha = 0 a pass is the minimum-norm least-squares solution. When a pass
+ * than a sweep of every coordinate. alpha is absolute or a share of the weight that zeroes the pass
+ * ({@link DlsEcConfig.AlphaScale}). With alpha = 0 a pass is the minimum-norm least-squares solution. When a pass
  * leaves fewer than the wanted nonzero coefficients, the rest are filled with the tokens most correlated with R (the
  * guard the spec recommends; {@link Result#screened} reports that it fired).
  */
@@ -51,17 +52,18 @@ final class ResidualCompression {
     }
 
     /** Compresses every row of {@code residuals} (positions are independent: computed in parallel, same bytes). */
-    Result[] compressAll(double[][] residuals, int phi, double alpha, int firstPass) {
+    Result[] compressAll(double[][] residuals, int phi, double alpha, DlsEcConfig.AlphaScale scale, int firstPass) {
         return IntStream.range(0, residuals.length).parallel()
-                .mapToObj(t -> compress(residuals[t], phi, alpha, firstPass)).toArray(Result[]::new);
+                .mapToObj(t -> compress(residuals[t], phi, alpha, scale, firstPass)).toArray(Result[]::new);
     }
 
-    Result compress(double[] residual, int phi, double alpha, int firstPass) {
+    Result compress(double[] residual, int phi, double alpha, DlsEcConfig.AlphaScale scale, int firstPass) {
         int[] pool = everyToken;
         boolean screened = false;
         int[] schedule = firstPass > phi && firstPass < pool.length ? new int[] {firstPass, phi} : new int[] {phi};
         for (int pass = 0; pass < schedule.length; pass++) {
-            double[] x = alpha > 0 ? lasso(pool, residual, alpha) : leastSquares(pool, residual);
+            double[] x = alpha > 0 ? lasso(pool, residual, weight(pool, residual, alpha, scale))
+                    : leastSquares(pool, residual);
             Selection selection = largest(pool, x, residual, schedule[pass]);
             pool = selection.pool();
             // The first pass's LASSO usually has fewer nonzeros than it keeps (at alpha 0.2), and is filled as a rule;
@@ -76,6 +78,21 @@ final class ResidualCompression {
             coefficients[j] = Fp16.round(refit[j]);
         }
         return new Result(tokens, coefficients, screened);
+    }
+
+    /**
+     * The LASSO weight of one pass: {@code alpha} itself, or that share of 2 max_j |<a_j, R>| over {@code pool}, the
+     * smallest weight at which every coefficient is zero.
+     */
+    double weight(int[] pool, double[] residual, double alpha, DlsEcConfig.AlphaScale scale) {
+        if (scale == DlsEcConfig.AlphaScale.ABSOLUTE) {
+            return alpha;
+        }
+        double largest = 0;
+        for (int i : pool) {
+            largest = Math.max(largest, Math.abs(index.dot(i, residual)));
+        }
+        return alpha * 2 * largest;
     }
 
     /** Coordinate descent on an active set, to the optimality conditions of every coordinate of {@code pool}. */

@@ -2,6 +2,7 @@ package dev.fedbpt.engine.method;
 
 import dev.fedbpt.engine.dlsec.DlsEcMethods;
 import dev.fedbpt.engine.dlsec.DlsEcPayloads;
+import dev.fedbpt.engine.dlsec.DlsEcSettings;
 import dev.fedbpt.engine.fedbbpt.FedBbptMethods;
 import dev.fedbpt.engine.fedbbpt.FedBbptPayloads;
 import dev.fedbpt.engine.fedbbpt.FedBbptSettings;
@@ -29,7 +30,7 @@ public final class Methods {
     private static final Map<String, MethodEntry> METHODS = new LinkedHashMap<>();
     private static final Map<String, PayloadCodec> CODECS = new LinkedHashMap<>();
     private static final List<SettingsRules> RULES = List.of(new FedBptSettings(), new FedBbptSettings(),
-            new GradientSettings(), new PepTaoSettings());
+            new GradientSettings(), new PepTaoSettings(), new DlsEcSettings());
 
     static {
         FedBptMethods.entries().forEach(entry -> METHODS.put(entry.name(), entry));

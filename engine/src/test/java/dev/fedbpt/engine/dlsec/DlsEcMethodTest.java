@@ -11,6 +11,7 @@ import dev.fedbpt.engine.method.Downlink;
 import dev.fedbpt.engine.method.LocalRounds;
 import dev.fedbpt.engine.method.MethodContext;
 import dev.fedbpt.engine.method.MethodState;
+import dev.fedbpt.engine.method.SettingException;
 import dev.fedbpt.engine.method.Methods;
 import dev.fedbpt.engine.method.Participation;
 import dev.fedbpt.engine.method.Payload;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DlsEcMethodTest {
@@ -161,8 +163,18 @@ class DlsEcMethodTest {
         assertEquals(Personalisation.meanAccuracy(last.personal(), true, true), metrics.get("p_accuracy"));
         assertEquals((double) last.personal().get(3).tunedCorrect() / 20, metrics.get("np_accuracy"));
         assertNotNull(metrics.get("p_accuracy_untuned"));
+        assertEquals(metrics.get("screened_positions") / (federatedRounds * 6), metrics.get("guard_rate"),
+                "the guard's share of the 2 rounds x 6 positions compressed");
         assertEquals(0, ((DlsEcMethod) method).uplinkBytes(outcome.uploads().get(federatedRounds).get(0)));
         assertEquals(800 / 8 * 6 / 50, ((DlsEcMethod) method).uplinkBytes(outcome.uploads().get(0).get(0)), "6 positions x 16 bits");
+    }
+
+    @Test
+    void anAlphaMeasuredAsAShareIsAtMostOne() {
+        SettingException refused = assertThrows(SettingException.class,
+                () -> method(Map.of("dls-ec.alpha-scale", "max-correlation", "dls-ec.alpha", "2"), 2));
+        assertEquals("dls-ec.alpha", refused.key());
+        assertNotNull(method(Map.of("dls-ec.alpha", "2"), 2), "an absolute weight may be any size");
     }
 
     @Test

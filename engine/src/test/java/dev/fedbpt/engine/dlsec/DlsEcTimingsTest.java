@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 class DlsEcTimingsTest {
     @Test
     void measuresTheSearchAndTheServerOnARoundShapedLikeARealOne() {
-        DlsEcTimings.Result r = DlsEcTimings.measure(TestModels.embeddings(3), TestModels.VOCAB, 6, 3, 0.2, 4, 5, 2, 9);
+        DlsEcTimings.Result r = DlsEcTimings.measure(TestModels.embeddings(3), TestModels.VOCAB, 6, 3, 0.2,
+                "absolute", 4, 5, 2, 9);
         assertEquals(TestModels.VOCABULARY, r.vocabulary());
         assertEquals(TestModels.HIDDEN, r.hidden());
         assertTrue(r.nearestMs() > 0 && r.aggregateMs() > 0 && r.indexMs() > 0, r.toString());

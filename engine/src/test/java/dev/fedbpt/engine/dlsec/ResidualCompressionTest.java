@@ -90,7 +90,7 @@ class ResidualCompressionTest {
                 target[j] += weights[m] * wide.get(tokens[m], j);
             }
         }
-        ResidualCompression.Result result = wideCompression.compress(target, 3, 0.2, 20);
+        ResidualCompression.Result result = wideCompression.compress(target, 3, 0.2, DlsEcConfig.AlphaScale.ABSOLUTE, 20);
         int[] sorted = result.tokens().clone();
         Arrays.sort(sorted);
         assertArrayEquals(tokens, sorted);
@@ -112,16 +112,45 @@ class ResidualCompressionTest {
             index.addScaled(pool[i], x[i], fitted);
         }
         assertArrayEquals(target, fitted, 1e-6, "A^T x = R exactly when there are more tokens than dimensions");
-        ResidualCompression.Result result = compression.compress(target, 3, 0, 20);
+        ResidualCompression.Result result = compression.compress(target, 3, 0, DlsEcConfig.AlphaScale.ABSOLUTE, 20);
         assertEquals(3, result.tokens().length);
     }
 
     @Test
     void aPenaltyThatZeroesEverythingFallsBackToTheMostCorrelatedTokens() {
         double[] target = residual(new int[] {40}, new double[] {0.01}, 0);
-        ResidualCompression.Result result = compression.compress(target, 3, 1e6, 20);
+        ResidualCompression.Result result = compression.compress(target, 3, 1e6, DlsEcConfig.AlphaScale.ABSOLUTE, 20);
         assertTrue(result.screened());
         assertEquals(3, result.tokens().length);
+    }
+
+    @Test
+    void aShareOfTheLargestUsefulWeightMeansOneSparsityWhateverTheEmbeddingScale() {
+        double[] target = residual(new int[] {10, 50, 90}, new double[] {0.8, -0.5, 0.3}, 11);
+        float[] w = embeddings.weights().clone();
+        for (int i = 0; i < w.length; i++) {
+            w[i] *= 3;
+        }
+        VocabularyIndex tripled = new VocabularyIndex(new TokenEmbeddings(TestModels.VOCABULARY, TestModels.HIDDEN,
+                w), TestModels.VOCAB);
+        ResidualCompression scaled = new ResidualCompression(tripled);
+        double[] tripledTarget = Arrays.stream(target).map(v -> 3 * v).toArray();
+        int[] pool = allPool();
+        DlsEcConfig.AlphaScale share = DlsEcConfig.AlphaScale.MAX_CORRELATION;
+        double weight = compression.weight(pool, target, 0.2, share);
+        assertEquals(9 * weight, scaled.weight(pool, tripledTarget, 0.2, share), 1e-6 * weight,
+                "the weight grows with the squared scale of embeddings and residual");
+        assertArrayEquals(nonzero(compression.lasso(pool, target, weight)),
+                nonzero(scaled.lasso(pool, tripledTarget, 9 * weight)), "the same tokens survive the penalty");
+        assertEquals(0.2, compression.weight(pool, target, 0.2, DlsEcConfig.AlphaScale.ABSOLUTE));
+        double[] none = compression.lasso(pool, target, compression.weight(pool, target, 1, share));
+        assertTrue(Arrays.stream(none).allMatch(x -> x == 0), "a share of 1 zeroes every coefficient");
+        assertFalse(compression.compress(target, 1, 0.5, share, 20).screened(),
+                "below a share of 1 the most correlated token always survives: Phi = 1 needs no guard");
+    }
+
+    private static int[] nonzero(double[] x) {
+        return java.util.stream.IntStream.range(0, x.length).filter(i -> x[i] != 0).toArray();
     }
 
     private int[] allPool() {

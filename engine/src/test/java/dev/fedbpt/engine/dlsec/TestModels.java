@@ -73,6 +73,7 @@ final class TestModels {
         Map<String, String> values = new HashMap<>(Map.ofEntries(
                 Map.entry("dls-ec.prompt-length", "6"), Map.entry("dls-ec.candidates", "3"),
                 Map.entry("dls-ec.local-steps", "5"), Map.entry("dls-ec.phi", "3"), Map.entry("dls-ec.alpha", "0.2"),
+                Map.entry("dls-ec.alpha-scale", "absolute"),
                 Map.entry("dls-ec.first-pass", "20"), Map.entry("dls-ec.download", "compressed"),
                 Map.entry("dls-ec.keep-current", "true"), Map.entry("dls-ec.batch-size", "4"),
                 Map.entry("dls-ec.full-batch-up-to", "8"), Map.entry("dls-ec.first-token", "10"),
