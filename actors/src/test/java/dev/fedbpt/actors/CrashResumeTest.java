@@ -86,8 +86,8 @@ class CrashResumeTest {
     @Test
     void fedPTuningOnThePytorchBackendKilledAndResumedEndsWithTheUninterruptedHash() throws Exception {
         String[] fedPTuning = {"experiment.rounds=" + ROUNDS, "model.backend=pytorch", "model.intra-op-threads=1",
-                "experiment.method=fedp-tuning", "gradient.prefix-length=2", "gradient.local-epochs=1",
-                "persistence.snapshot-every=1"};
+                "experiment.method=fedp-tuning", "gradient.fedp-tuning=prefix", "gradient.prefix-length=2",
+                "gradient.local-epochs=1", "persistence.snapshot-every=1"};
         String expected = uninterruptedHash(fedPTuning);
         assertEquals(expected, killRepeatedlyAndResume(fedPTuning, 20261127L));
     }

@@ -39,7 +39,7 @@ class GradientRunTest {
     /** Two inference workers, each computing its clients' gradients on a torch thread of its own, at once. */
     @Test
     void fedPTuningThroughActorsComputesTheSynchronousReference() {
-        ExperimentConfig config = config("fedp-tuning", "pool.workers=2");
+        ExperimentConfig config = config("fedp-tuning", "pool.workers=2", "gradient.fedp-tuning=prefix");
         JsonNode result = assertActorsComputeLocalRounds(config, dir.resolve("fedp-tuning"));
         int params = 6 * 2 * 2 * 384;
         assertEquals(params, result.get("trainable_parameters").asInt(), "6 layers x (key, value) x 2 x 384");
@@ -48,6 +48,16 @@ class GradientRunTest {
         assertEquals(4L * (params * 4 + 29), rows.get(0).get("bytes_up").asLong(),
                 "4 clients x (float32 parameters + header)");
         assertTrue(rows.get(1).get("test_accuracy").isNumber());
+    }
+
+    /** FedBPT's code's FedP-tuning: the whole prompt encoder trained on each client, sent and averaged. */
+    @Test
+    void fedPTuningsPromptEncoderThroughActorsComputesTheSynchronousReference() {
+        JsonNode result = assertActorsComputeLocalRounds(config("fedp-tuning", "gradient.fedp-tuning=prompt-encoder"),
+                dir.resolve("encoder"));
+        assertEquals("prompt-encoder", result.get("trains").asText());
+        assertEquals(3 * 384 + 4 * (4 * 192 * 384 + 4 * 192 * 192 + 8 * 192) + 2 * (384 * 384 + 384),
+                result.get("trainable_parameters").asInt(), "embedding, 2 x 2 LSTM directions, MLP");
     }
 
     @Test

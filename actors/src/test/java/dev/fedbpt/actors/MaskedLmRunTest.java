@@ -42,8 +42,8 @@ class MaskedLmRunTest {
     @Test
     void fedPTuningRunsOnTheWhiteBoxBertBaseReadAtMask() {
         List<String> overrides = List.of("model.bundled=bert-base-uncased", "model.backend=pytorch",
-                "experiment.method=fedp-tuning", "federation.clients=2", "data.shots-per-class=4",
-                "data.test-limit=16", "experiment.rounds=2");
+                "experiment.method=fedp-tuning", "gradient.fedp-tuning=prefix", "federation.clients=2",
+                "data.shots-per-class=4", "data.test-limit=16", "experiment.rounds=2");
         ExperimentConfig config = ConfigLoader.load(null, overrides);
         assertEquals(ExperimentConfig.Head.MASKED_LM, config.model().head(), "the model's own head");
         ExperimentRunner.Outcome outcome = TestRuns.run(config, dir.resolve("first"));

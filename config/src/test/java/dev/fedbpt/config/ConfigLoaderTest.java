@@ -38,6 +38,23 @@ class ConfigLoaderTest {
         assertEquals("code", ConfigLoader.loadRunFolder(stored, List.of()).settings().text("gradient.prefix-init"));
     }
 
+    /** FedP-tuning trains FedBPT's code's prompt encoder; a white-box folder stored before that trained a prefix. */
+    @Test
+    void fedPTuningTrainsThePromptEncoderAndOlderFoldersThePrefix() throws IOException {
+        ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.method=fedp-tuning",
+                "model.backend=pytorch"));
+        assertEquals("prompt-encoder", config.settings().text("gradient.fedp-tuning"));
+        Path stored = dir.resolve("config.conf");
+        String without = config.resolvedHocon().replaceAll("(?m)^\\s*\"?fedp-tuning\"?\\s*[=:].*\\R", "");
+        assertTrue(!without.contains("fedp-tuning=\"prompt"), without);
+        Files.writeString(stored, without);
+        assertEquals("prefix", ConfigLoader.loadRunFolder(stored, List.of()).settings().text("gradient.fedp-tuning"));
+        ExperimentConfig code = ConfigLoader.load(Path.of("../experiments/sst2-iid-fedp-tuning.conf"), List.of());
+        assertEquals("fedp-tuning", code.experiment().method());
+        assertEquals(5, code.settings().integer("gradient.local-epochs"), "the experiment file includes the paper's");
+        assertEquals(40, code.settings().integer("data.shots-per-class"));
+    }
+
     /** FedPepTAO's server steps chain as its code's do; a white-box folder stored before the reading keeps its own. */
     @Test
     void fedPepTaosDeviceStepsChainAndOlderFoldersStepAsTheyRan() throws IOException {

@@ -19,15 +19,17 @@ import java.util.Map;
  * <ul>
  *   <li>{@code fedprompt} (FedPrompt, Zhao et al. 2023): a soft prompt of {@code gradient.prompt-length} input
  *       vectors after [CLS], started from the word embeddings of {@code gradient.first-token} on;</li>
- *   <li>{@code fedp-tuning} (FedP-tuning: P-tuning v2 in FedPrompt's place): {@code gradient.prefix-length} key and
- *       value vectors on every layer, started from N(0, prefix-init-std^2) drawn once from the experiment seed.</li>
+ *   <li>{@code fedp-tuning} (FedP-tuning), as {@code gradient.fedp-tuning} says: FedBPT's code's P-tuning prompt
+ *       encoder ({@link PromptEncoder}: its whole LSTM and MLP trained and averaged, its output the input prompt) or
+ *       a P-tuning v2 prefix of {@code gradient.prefix-length} key and value vectors on every layer, started from
+ *       N(0, prefix-init-std^2) drawn once from the experiment seed.</li>
  * </ul>
  * Every sampled client starts from the global parameters, trains locally ({@link LocalTraining}) and uploads its
  * parameters; the server averages them weighted by the clients' row counts (FedAvg), in client-id order, in double,
  * and rounds to float32. Both directions carry the parameters as float32: 4 bytes each.
  */
 final class FedAvgPrompt implements FederatedMethod {
-    enum Kind { SOFT_PROMPT, PREFIX }
+    enum Kind { SOFT_PROMPT, PREFIX, PROMPT_ENCODER }
 
     private final String name;
     private final Kind kind;
@@ -46,25 +48,37 @@ final class FedAvgPrompt implements FederatedMethod {
         return name;
     }
 
+    /** The prompt the model reads. */
     private PromptLayout layout() {
         int hidden = context.model().embeddings().hiddenSize();
-        return kind == Kind.SOFT_PROMPT ? new PromptLayout(config.promptLength(), 0, hidden, 0)
-                : new PromptLayout(0, config.prefixLength(), hidden, context.model().layers());
+        return kind == Kind.PREFIX ? new PromptLayout(0, config.prefixLength(), hidden, context.model().layers())
+                : new PromptLayout(config.promptLength(), 0, hidden, 0);
+    }
+
+    /** What is trained and averaged: the prompt itself, or the encoder that makes it. */
+    private Parameterisation parameterisation() {
+        PromptLayout layout = layout();
+        return kind == Kind.PROMPT_ENCODER ? new EncodedPrompt(new PromptEncoder(layout.inputLength(),
+                layout.hidden()), layout) : layout;
     }
 
     @Override
     public Map<String, Object> resultFields() {
         Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("trainable_parameters", layout().size());
+        fields.put("trainable_parameters", parameterisation().size());
+        fields.put("trains", kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
         return fields;
     }
 
     @Override
     public MethodState initialize() {
         PromptLayout layout = layout();
-        return new PromptState(0, kind == Kind.SOFT_PROMPT
-                ? InitialPrompt.softPrompt(layout, context.model().embeddings(), config.firstToken())
-                : InitialPrompt.prefix(layout, config.prefixInitStd(), context.seed()));
+        return new PromptState(0, switch (kind) {
+            case SOFT_PROMPT -> InitialPrompt.softPrompt(layout, context.model().embeddings(), config.firstToken());
+            case PREFIX -> InitialPrompt.prefix(layout, config.prefixInitStd(), context.seed());
+            case PROMPT_ENCODER -> new PromptEncoder(layout.inputLength(), layout.hidden())
+                    .initialParameters(context.seed());
+        });
     }
 
     @Override
@@ -75,7 +89,7 @@ final class FedAvgPrompt implements FederatedMethod {
     @Override
     public ClientProcedure client(Downlink downlink, ClientTask task) {
         double[] start = PromptLayout.widen(((PromptState) downlink).params());
-        return new LocalTraining(layout(), config, start, new AdamW(config.adam(), start.length), task,
+        return new LocalTraining(parameterisation(), config, start, new AdamW(config.adam(), start.length), task,
                 (params, loss, steps) -> new ClientProcedure.Finished(new ParamsUpload(task.round(), task.clientId(),
                         loss, task.data().size(), PromptLayout.narrow(params)), null));
     }
@@ -118,7 +132,7 @@ final class FedAvgPrompt implements FederatedMethod {
 
     @Override
     public Prompt evaluationPrompt(MethodState global) {
-        return layout().prompt(((PromptState) global).params());
+        return parameterisation().map(PromptLayout.widen(((PromptState) global).params())).prompt();
     }
 
     @Override

@@ -11,7 +11,14 @@ import dev.fedbpt.engine.method.MethodSettings;
  * @param prefixInitStd standard deviation of the initial prefix, as {@code gradient.prefix-init} reads it
  */
 public record GradientConfig(int promptLength, int firstToken, int prefixLength, double prefixInitStd, int localEpochs,
-                      int batchSize, AdamW.Settings adam, double clipNorm) {
+                      int batchSize, AdamW.Settings adam, double clipNorm, FedPTuning fedPTuning) {
+
+    /**
+     * What fedp-tuning trains: FedBPT's code's P-tuning prompt encoder (an LSTM and MLP whose output is the
+     * gradient.prompt-length input vectors; {@link PromptEncoder}) or a P-tuning v2 prefix of gradient.prefix-length
+     * vectors on every layer.
+     */
+    public enum FedPTuning { PROMPT_ENCODER, PREFIX }
 
     public static GradientConfig from(MethodSettings s) {
         return new GradientConfig(
@@ -26,7 +33,8 @@ public record GradientConfig(int promptLength, int firstToken, int prefixLength,
                         s.number("gradient.adam-eps", 0, 1),
                         s.number("gradient.beta1", 0, 0.999999),
                         s.number("gradient.beta2", 0, 0.999999999)),
-                s.number("gradient.clip-norm", 0, 1e9));
+                s.number("gradient.clip-norm", 0, 1e9),
+                s.choice("gradient.fedp-tuning", FedPTuning.class));
     }
 
     /**

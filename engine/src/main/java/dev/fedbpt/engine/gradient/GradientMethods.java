@@ -1,5 +1,6 @@
 package dev.fedbpt.engine.gradient;
 
+import dev.fedbpt.engine.method.MethodContext;
 import dev.fedbpt.engine.method.MethodEntry;
 import dev.fedbpt.engine.method.MethodNeeds;
 import dev.fedbpt.engine.method.MethodSettings;
@@ -25,7 +26,12 @@ public final class GradientMethods {
         return List.of(
                 new MethodEntry("fedprompt", MethodTraits.WHITE_BOX, GradientMethods::needs, c -> new FedAvgPrompt("fedprompt",
                         FedAvgPrompt.Kind.SOFT_PROMPT, GradientConfig.from(c.settings()), c)),
-                new MethodEntry("fedp-tuning", MethodTraits.WHITE_BOX, GradientMethods::needs, c -> new FedAvgPrompt("fedp-tuning",
-                        FedAvgPrompt.Kind.PREFIX, GradientConfig.from(c.settings()), c)));
+                new MethodEntry("fedp-tuning", MethodTraits.WHITE_BOX, GradientMethods::needs, c -> fedPTuning(c)));
+    }
+
+    private static FedAvgPrompt fedPTuning(MethodContext c) {
+        GradientConfig config = GradientConfig.from(c.settings());
+        return new FedAvgPrompt("fedp-tuning", config.fedPTuning() == GradientConfig.FedPTuning.PREFIX
+                ? FedAvgPrompt.Kind.PREFIX : FedAvgPrompt.Kind.PROMPT_ENCODER, config, c);
     }
 }

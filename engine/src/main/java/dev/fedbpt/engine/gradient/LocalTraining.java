@@ -23,7 +23,9 @@ public final class LocalTraining implements ClientProcedure {
         Finished finish(double[] params, double meanLoss, int steps);
     }
 
-    private final PromptLayout layout;
+    private final Parameterisation parameterisation;
+    /** The parameters of the pending gradient, mapped to its prompt. */
+    private Parameterisation.Mapped mapped;
     private final GradientConfig config;
     private final ClientTask task;
     private final double[] params;
@@ -41,9 +43,9 @@ public final class LocalTraining implements ClientProcedure {
      * @param start the parameters to train, in place
      * @param adam  the optimiser (fresh, or the moments a client kept from its previous round)
      */
-    public LocalTraining(PromptLayout layout, GradientConfig config, double[] start, AdamW adam, ClientTask task,
+    public LocalTraining(Parameterisation parameterisation, GradientConfig config, double[] start, AdamW adam, ClientTask task,
                          Finish finish) {
-        this.layout = layout;
+        this.parameterisation = parameterisation;
         this.config = config;
         this.task = task;
         this.params = start;
@@ -73,7 +75,8 @@ public final class LocalTraining implements ClientProcedure {
                 rows.add(data.tokenIds().get(batch[k]));
                 labels[k] = data.labels()[batch[k]];
             }
-            pending = new ComputeGradient(next, layout.prompt(params), rows, labels);
+            mapped = parameterisation.map(params);
+            pending = new ComputeGradient(next, mapped.prompt(), rows, labels);
         } else {
             pending = finish.finish(params, lossCount == 0 ? Double.NaN : lossSum / lossCount, lossCount);
         }
@@ -85,7 +88,7 @@ public final class LocalTraining implements ClientProcedure {
         if (!(pending instanceof ComputeGradient)) {
             throw new IllegalStateException("no gradient is pending");
         }
-        double[] g = layout.flatten(gradient.input(), gradient.prefix());
+        double[] g = mapped.gradient(gradient);
         if (g.length != params.length) {
             throw new IllegalArgumentException("a gradient of " + g.length + " values for " + params.length
                     + " parameters");

@@ -1,5 +1,6 @@
 package dev.fedbpt.engine.gradient;
 
+import dev.fedbpt.engine.method.Gradient;
 import dev.fedbpt.engine.method.Prompt;
 import java.util.Arrays;
 
@@ -10,12 +11,30 @@ import java.util.Arrays;
  * @param inputLength  soft-prompt vectors (0: none)
  * @param prefixLength prefix vectors per layer (0: none)
  */
-public record PromptLayout(int inputLength, int prefixLength, int hidden, int layers) {
+public record PromptLayout(int inputLength, int prefixLength, int hidden, int layers) implements Parameterisation {
+
+    /** The parameters are the prompt, and the prompt's gradient theirs. */
+    @Override
+    public Mapped map(double[] params) {
+        Prompt.Deep prompt = prompt(params);
+        return new Mapped() {
+            @Override
+            public Prompt.Deep prompt() {
+                return prompt;
+            }
+
+            @Override
+            public double[] gradient(Gradient gradient) {
+                return flatten(gradient.input(), gradient.prefix());
+            }
+        };
+    }
 
     public int inputSize() {
         return inputLength * hidden;
     }
 
+    @Override
     public int size() {
         return inputSize() + layers * 2 * prefixLength * hidden;
     }

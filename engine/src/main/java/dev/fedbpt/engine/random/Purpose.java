@@ -42,5 +42,7 @@ public enum Purpose {
     /** The test rows a capped test set keeps ({@code data.test-limit}, stratified by class). */
     TEST_SAMPLE,
     /** Static int8 calibration ({@code model.precision = int8}): which training rows (0), the prompts' z (1). */
-    INT8_CALIBRATION
+    INT8_CALIBRATION,
+    /** FedP-tuning's prompt encoder: its initial parameters, drawn once for the experiment. */
+    PROMPT_ENCODER_INIT
 }

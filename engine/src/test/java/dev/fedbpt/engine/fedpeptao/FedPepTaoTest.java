@@ -54,6 +54,7 @@ class FedPepTaoTest {
         s.put("gradient.beta1", "0.9");
         s.put("gradient.beta2", "0.999");
         s.put("gradient.clip-norm", "1.0");
+        s.put("gradient.fedp-tuning", "prefix");
         s.put("federation.clients", "4");
         s.put("fedpeptao.selected-layers", selected);
         s.put("fedpeptao.warm-up-rounds", "2");

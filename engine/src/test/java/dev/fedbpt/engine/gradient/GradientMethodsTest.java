@@ -49,6 +49,7 @@ class GradientMethodsTest {
         s.put("gradient.beta1", "0.9");
         s.put("gradient.beta2", "0.999");
         s.put("gradient.clip-norm", "1.0");
+        s.put("gradient.fedp-tuning", "prefix");
         return s;
     }
 
@@ -93,8 +94,8 @@ class GradientMethodsTest {
                 for (int label : labels) target += label;
                 target /= labels.length;
                 double loss = 0;
-                double[] gi = new double[prompt.input().length];
-                double[] gp = new double[prompt.prefix().length];
+                double[] gi = new double[prompt.input() == null ? 0 : prompt.input().length];
+                double[] gp = new double[prompt.prefix() == null ? 0 : prompt.prefix().length];
                 for (int i = 0; i < gi.length; i++) {
                     gi[i] = prompt.input()[i] - target;
                     loss += gi[i] * gi[i] / 2;
@@ -174,6 +175,36 @@ class GradientMethodsTest {
         assertTrue(after < before, "the parameters moved towards the labels' target: " + before + " -> " + after);
         ClientProcedure.Finished again = LocalRounds.runClient(method.client(start, task), quadratic(new ArrayList<>()));
         assertArrayEquals(upload.params(), ((ParamsUpload) again.upload()).params(), "seeded: the same bytes");
+    }
+
+    @Test
+    void fedPTuningAsFedBptsCodeTrainsTheEncoderThatMakesTheInputPrompt() {
+        Map<String, String> s = settings();
+        s.put("gradient.fedp-tuning", "prompt-encoder");
+        FederatedMethod method = Methods.create("fedp-tuning", new MethodContext(new MapSettings(s), 3, 7L, facts()));
+        PromptState start = (PromptState) method.initialize();
+        PromptEncoder encoder = new PromptEncoder(3, HIDDEN);
+        assertArrayEquals(encoder.initialParameters(7L), start.params(), "PyTorch's initialisation from the seed");
+        assertEquals((Integer) start.params().length, method.resultFields().get("trainable_parameters"));
+        assertEquals("prompt-encoder", method.resultFields().get("trains"));
+        Prompt.Deep prompt = (Prompt.Deep) method.evaluationPrompt(start);
+        assertEquals(3, prompt.inputLength());
+        assertEquals(0, prompt.prefixLength());
+        assertArrayEquals(encoder.forward(PromptLayout.widen(start.params())).prompt(), prompt.input(),
+                "the prompt is the encoder's output");
+        ClientTask task = new ClientTask(0, 0, data(7), new Vocabulary(20, new int[]{0}), 7L, null);
+        ParamsUpload upload = (ParamsUpload) LocalRounds.runClient(method.client(start, task),
+                quadratic(new ArrayList<>())).upload();
+        assertEquals(start.params().length, upload.params().length, "the whole encoder travels");
+        double before = distance(encoder.forward(PromptLayout.widen(start.params())).prompt(), 1);
+        double after = distance(encoder.forward(PromptLayout.widen(upload.params())).prompt(), 1);
+        assertTrue(after < before, "the encoder's prompt moved towards the target: " + before + " -> " + after);
+    }
+
+    private static double distance(double[] values, double target) {
+        double sum = 0;
+        for (double v : values) sum += (v - target) * (v - target);
+        return Math.sqrt(sum);
     }
 
     @Test
