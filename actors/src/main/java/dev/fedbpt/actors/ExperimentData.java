@@ -97,12 +97,19 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
             throw new ConfigError("fedbpt.federation.clients", clients + " clients but only " + fewShot.size()
                     + " training examples: every client needs at least one");
         }
+        // FedPepTAO's split draws its client shares and class priors once, for the training rows and (below) for a
+        // personalised method's test rows alike.
+        Partitioner.DirichletLabel dirichletLabel = data.split() != ExperimentConfig.Split.DIRICHLET_LABEL ? null
+                : Partitioner.DirichletLabel.draw(clients, data.dirichletAlpha(), task.numClasses(),
+                        Rng.of(seed, Purpose.PARTITION));
         List<List<Example>> parts = switch (config.data().split()) {
             case IID -> Partitioner.iid(fewShot.examples(), clients, Rng.of(seed, Purpose.PARTITION));
             case STRATIFIED -> Partitioner.stratified(fewShot.examples(), clients, task.numClasses(),
                     Rng.of(seed, Purpose.PARTITION));
             case DIRICHLET -> Partitioner.dirichlet(fewShot.examples(), clients, config.data().dirichletAlpha(),
                     task.numClasses(), Rng.of(seed, Purpose.PARTITION));
+            case DIRICHLET_LABEL -> dirichletLabelSplit(dirichletLabel, fewShot.examples(), "few-shot training set",
+                    "data.shots-per-class");
             case DOMAINS -> throw new IllegalStateException("domains are prepared by prepareDomains");
         };
         boolean useTemplate = config.model().head() == ExperimentConfig.Head.MASKED_LM;
@@ -128,16 +135,36 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         if (!config.experiment().traits().personalised()) {
             return new ExperimentData(task, List.copyOf(localData), testSet);
         }
-        // A personalised method scores each client on test rows with its own label skew.
+        // A personalised method scores each client on test rows with its own label skew: FedPepTAO's split deals them
+        // as its reference code deals its dev shards, with the training split's shares and priors, its stream going on.
+        List<List<Example>> testParts = dirichletLabel != null
+                ? dirichletLabelSplit(dirichletLabel, testExamples, "clients' test rows",
+                        onDev ? "data.dev-per-class" : "data.test-limit")
+                : Partitioner.likeTraining(testExamples, parts, task.numClasses(), Rng.of(seed, Purpose.PARTITION, 1));
         List<LocalData> clientTests = new ArrayList<>();
-        for (List<Example> part : Partitioner.likeTraining(testExamples, parts, task.numClasses(),
-                Rng.of(seed, Purpose.PARTITION, 1))) {
+        for (List<Example> part : testParts) {
             clientTests.add(tokenise(part, task, encodeTest));
         }
         int[] heldOut = IntStream.range(clients - config.federation().heldOutClients(), clients).toArray();
         return new ExperimentData(task, List.copyOf(localData), testSet, List.copyOf(clientTests),
                 new Participation(clients, heldOut,
                 config.experiment().traits().personalisationRound(config.experiment().rounds())));
+    }
+
+    /**
+     * FedPepTAO's split of {@code examples}; one it cannot complete (a client whose share rounds to no example, or
+     * whose priors want only classes used up) is a configuration error naming the keys that change it.
+     */
+    private static List<List<Example>> dirichletLabelSplit(Partitioner.DirichletLabel split, List<Example> examples,
+                                                           String what, String sizeKey) {
+        try {
+            return split.split(examples);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError("fedbpt.data.split", "dirichlet-label cannot split the " + what + ": "
+                    + e.getMessage() + ". Clients are federation.clients, examples " + sizeKey + ", alpha "
+                    + "data.dirichlet-alpha; another experiment.seed draws other shares, and another data.split has "
+                    + "no such limit");
+        }
     }
 
     /**

@@ -3,8 +3,10 @@ package dev.fedbpt.actors;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fedbpt.config.ConfigError;
 import dev.fedbpt.config.ConfigLoader;
 import dev.fedbpt.config.ExperimentConfig;
 import dev.fedbpt.config.TaskFiles;
@@ -117,5 +119,38 @@ class ExperimentDataTest {
         List<int[]> again = data.calibrationRows(1);
         for (int r = 0; r < a.size(); r++) assertArrayEquals(a.get(r), again.get(r));
         assertNotEquals(a.stream().map(r -> r[1]).toList(), data.calibrationRows(2).stream().map(r -> r[1]).toList());
+    }
+
+    /**
+     * FedPepTAO's split: a personalised method's clients get test rows dealt with their training shares (so every row
+     * once), the same for the seed; a split it cannot complete is an error of data.split.
+     */
+    @Test
+    void dirichletLabelDealsTestRowsByTheTrainingSharesAndRefusesWhatItCannotSplit() {
+        List<String> overrides = List.of("data.split=dirichlet-label", "experiment.method=dls-ec",
+                "model.backend=synthetic", "federation.clients=4");
+        ExperimentConfig config = ConfigLoader.load(null, overrides);
+        assertEquals(ExperimentConfig.Split.DIRICHLET_LABEL, config.data().split());
+        try (ModelTokenizer tokenizer = new ConfiguredModels().tokenizer(config)) {
+            ExperimentData data = ExperimentData.prepare(config, tokenizer);
+            int testRows = data.testSet().labels().length;
+            int dealt = 0;
+            for (int k = 0; k < 4; k++) {
+                assertTrue(data.clientTest(k).labels().length > 0, "client " + k + " has test rows");
+                dealt += data.clientTest(k).labels().length;
+            }
+            assertEquals(testRows, dealt, "every test row goes to one client");
+            ExperimentData again = ExperimentData.prepare(config, tokenizer);
+            for (int k = 0; k < 4; k++) {
+                assertArrayEquals(data.clients().get(k).labels(), again.clients().get(k).labels());
+                assertArrayEquals(data.clientTest(k).labels(), again.clientTest(k).labels());
+            }
+            // 32 few-shot examples over 32 clients: each would need a share that rounds to exactly one.
+            ExperimentConfig crowded = ConfigLoader.load(null, List.of("data.split=dirichlet-label",
+                    "model.backend=synthetic", "federation.clients=32"));
+            ConfigError error = assertThrows(ConfigError.class, () -> ExperimentData.prepare(crowded, tokenizer));
+            assertEquals("fedbpt.data.split", error.key());
+            assertTrue(error.getMessage().contains("federation.clients"), error.getMessage());
+        }
     }
 }

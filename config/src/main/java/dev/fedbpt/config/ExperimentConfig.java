@@ -144,10 +144,10 @@ public record ExperimentConfig(
     public enum TestSampling { STRATIFIED, FIRST }
 
     /**
-     * iid, stratified and dirichlet split one train file over federation.clients; domains gives each domain's files a
-     * client.
+     * iid, stratified, dirichlet and dirichlet-label (FedPepTAO's) split one train file over federation.clients;
+     * domains gives each domain's files a client.
      */
-    public enum Split { IID, STRATIFIED, DIRICHLET, DOMAINS }
+    public enum Split { IID, STRATIFIED, DIRICHLET, DIRICHLET_LABEL, DOMAINS }
 
     /** utf-8: every data file is UTF-8; auto: a file that is not is read as windows-1252. */
     public enum Encoding { UTF_8, AUTO }
