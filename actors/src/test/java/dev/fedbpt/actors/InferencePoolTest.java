@@ -173,6 +173,12 @@ class InferencePoolTest {
         assertArrayEquals(new int[] {1, 0}, step.labels());
         assertRows(rows, step.rows());
         assertEquals(probe.getRef(), step.replyTo());
+        assertEquals(0, deep.maskedPrefixLayers().length);
+
+        var masked = (InferencePool.ScoreRows) wireRoundTrip(new InferencePool.ScoreRows(8,
+                new Prompt.Deep(0, null, 1, new double[] {1, 2, 3, 4}, new int[] {1}), rows, probe.getRef()));
+        assertArrayEquals(new int[] {1}, ((Prompt.Deep) masked.prompt()).maskedPrefixLayers(), "the masked layers");
+        assertArrayEquals(new double[] {1, 2, 3, 4}, ((Prompt.Deep) masked.prompt()).prefix());
 
         var kernels = (InferencePool.ComputeKernels) wireRoundTrip(new InferencePool.ComputeKernels(7, rows,
                 probe.getRef()));

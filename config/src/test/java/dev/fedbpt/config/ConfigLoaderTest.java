@@ -62,11 +62,15 @@ class ConfigLoaderTest {
                 "model.backend=pytorch"));
         assertEquals("chained", config.settings().text("fedpeptao.device-steps"));
         Path stored = dir.resolve("config.conf");
-        String without = config.resolvedHocon().replaceAll("(?m)^\\s*\"?device-steps\"?\\s*[=:].*\\R", "");
+        String without = config.resolvedHocon()
+                .replaceAll("(?m)^\\s*\"?(device-steps|unselected-layers)\"?\\s*[=:].*\\R", "");
         assertTrue(!without.contains("device-steps"), without);
         Files.writeString(stored, without);
         assertEquals("independent", ConfigLoader.loadRunFolder(stored, List.of()).settings()
                 .text("fedpeptao.device-steps"));
+        assertEquals("start", ConfigLoader.loadRunFolder(stored, List.of()).settings()
+                .text("fedpeptao.unselected-layers"), "older folders scored the prefix as the server held it");
+        assertEquals("masked", config.settings().text("fedpeptao.unselected-layers"));
         Files.writeString(stored, without.replace("method=fedpeptao", "method=fedbpt").replace("backend=pytorch",
                 "backend=onnx"));
         assertEquals("chained", ConfigLoader.loadRunFolder(stored, List.of()).settings()

@@ -72,6 +72,9 @@ public final class PayloadModule extends SimpleModule {
                 out.writeNumber(deep.prefixLength());
                 out.writeArray(deep.input(), 0, deep.input().length);
                 out.writeArray(deep.prefix(), 0, deep.prefix().length);
+                if (deep.maskedPrefixLayers().length > 0) { // absent when none: older journals read alike
+                    out.writeArray(deep.maskedPrefixLayers(), 0, deep.maskedPrefixLayers().length);
+                }
             } else {
                 throw new IllegalArgumentException("no wire form for a " + prompt.getClass().getName());
             }
@@ -105,11 +108,20 @@ public final class PayloadModule extends SimpleModule {
                 in.nextToken();
                 double[] input = context.readValue(in, double[].class);
                 in.nextToken();
-                prompt = new Prompt.Deep(inputLength, input, prefixLength, context.readValue(in, double[].class));
+                double[] prefix = context.readValue(in, double[].class);
+                int[] masked = null;
+                if (in.nextToken() == JsonToken.START_ARRAY) {
+                    masked = context.readValue(in, int[].class);
+                    in.nextToken();
+                }
+                prompt = new Prompt.Deep(inputLength, input, prefixLength, prefix, masked);
             } else {
                 return context.reportInputMismatch(Prompt.class, "unknown prompt kind %s", kind);
             }
-            if (in.nextToken() != JsonToken.END_ARRAY) {
+            if (!(prompt instanceof Prompt.Deep)) {
+                in.nextToken(); // a deep prompt's reader has looked past its values already
+            }
+            if (in.currentToken() != JsonToken.END_ARRAY) {
                 return context.reportInputMismatch(Prompt.class, "a prompt ends after its values");
             }
             return prompt;

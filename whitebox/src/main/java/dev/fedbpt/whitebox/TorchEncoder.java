@@ -93,12 +93,21 @@ final class TorchEncoder implements AutoCloseable {
      * @return the last hidden state [B, S, H]
      */
     NDArray forward(NDArray inputsEmbeds, NDArray mask, NDArray prefix) {
-        List<NDArray> all = forwardLayers(inputsEmbeds, mask, prefix);
+        return forward(inputsEmbeds, mask, prefix, new int[0]);
+    }
+
+    /** @param maskedPrefixLayers layers whose prefix keys no query attends to (-mask value on them) */
+    NDArray forward(NDArray inputsEmbeds, NDArray mask, NDArray prefix, int[] maskedPrefixLayers) {
+        List<NDArray> all = forwardLayers(inputsEmbeds, mask, prefix, maskedPrefixLayers);
         return all.get(all.size() - 1);
     }
 
     /** Every layer's output [B, S, H], first layer first (HuggingFace's hidden_states[1:]). */
     List<NDArray> forwardLayers(NDArray inputsEmbeds, NDArray mask, NDArray prefix) {
+        return forwardLayers(inputsEmbeds, mask, prefix, new int[0]);
+    }
+
+    List<NDArray> forwardLayers(NDArray inputsEmbeds, NDArray mask, NDArray prefix, int[] maskedPrefixLayers) {
         long b = inputsEmbeds.getShape().get(0);
         long s = inputsEmbeds.getShape().get(1);
         int h = w.hiddenSize();
@@ -117,6 +126,10 @@ final class TorchEncoder implements AutoCloseable {
         if (np > 0) keyMask = call.ones(new Shape(b, np), type).concat(keyMask, 1);
         NDArray additive = keyMask.neg().add(scalar(call, 1)).mul(scalar(call, w.maskValue()))
                 .reshape(b, 1, 1, np + s);
+        // a masked layer's prefix keys get the mask value too, as FedPepTAO's code hides unselected layers
+        NDArray hidingPrefix = maskedPrefixLayers.length == 0 ? null : call.ones(new Shape(b, np), type)
+                .concat(call.zeros(new Shape(b, s), type), 1).mul(scalar(call, w.maskValue()))
+                .reshape(b, 1, 1, np + s).add(additive);
         NDArray scale = scalar(call, 1.0 / Math.sqrt(hd));
         List<NDArray> outputs = new ArrayList<>(layers.size());
         for (int l = 0; l < layers.size(); l++) {
@@ -132,7 +145,8 @@ final class TorchEncoder implements AutoCloseable {
                 k = pk.concat(k, 2);
                 v = pv.concat(v, 2);
             }
-            NDArray att = q.matMul(k.transpose(0, 1, 3, 2)).mul(scale).add(additive).softmax(-1);
+            NDArray keys = hidingPrefix != null && contains(maskedPrefixLayers, l) ? hidingPrefix : additive;
+            NDArray att = q.matMul(k.transpose(0, 1, 3, 2)).mul(scale).add(keys).softmax(-1);
             NDArray ctx = att.matMul(v).transpose(0, 2, 1, 3).reshape(b, s, h);
             NDArray a = norm(ctx.matMul(p[6]).add(p[7]).add(x), p[8], p[9]);
             NDArray inter = activation(a.matMul(p[10]).add(p[11]), call);
@@ -140,6 +154,13 @@ final class TorchEncoder implements AutoCloseable {
             outputs.add(x);
         }
         return outputs;
+    }
+
+    private static boolean contains(int[] values, int value) {
+        for (int v : values) {
+            if (v == value) return true;
+        }
+        return false;
     }
 
     /** [B, S, H] → [B, heads, S, head size]. */

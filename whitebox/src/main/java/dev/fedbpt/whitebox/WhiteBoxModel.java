@@ -457,7 +457,8 @@ public final class WhiteBoxModel implements ScoringModel, PromptScorer {
     private NDArray hidden(NDManager call, Prompt.Deep prompt, NDArray input, NDArray prefix, List<int[]> rows) {
         NDArray prefixKv = prefix == null ? null
                 : prefix.reshape(layers(), 2, prompt.prefixLength(), hiddenSize());
-        return encoder.forward(embeddings(call, prompt, input, rows), mask(call, prompt, rows), prefixKv);
+        return encoder.forward(embeddings(call, prompt, input, rows), mask(call, prompt, rows), prefixKv,
+                prompt == null ? new int[0] : prompt.maskedPrefixLayers());
     }
 
     private static int promptLength(Prompt.Deep prompt) {

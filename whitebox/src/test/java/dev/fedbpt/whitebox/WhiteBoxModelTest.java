@@ -109,6 +109,28 @@ class WhiteBoxModelTest {
     }
 
     @Test
+    void aMaskedLayersPrefixIsNotRead() {
+        // The prefix still shifts the rows' positions (as P-tuning v2's code does), so a masked prefix is compared
+        // with another masked prefix of other values, not with no prefix.
+        int np = 2;
+        int size = torch.layers() * 2 * np * torch.hiddenSize();
+        Prompt.Deep prompt = Prompt.Deep.prefix(np, WhiteBoxCheck.gaussian(size, 0.3, 6));
+        Prompt.Deep other = Prompt.Deep.prefix(np, WhiteBoxCheck.gaussian(size, 0.3, 7));
+        List<int[]> rows = rows(torch);
+        int[] every = java.util.stream.IntStream.range(0, torch.layers()).toArray();
+        float[][] hidden = torch.score(prompt.masking(every), rows);
+        float[][] otherHidden = torch.score(other.masking(every), rows);
+        float[][] open = torch.score(prompt, rows);
+        float[][] one = torch.score(prompt.masking(new int[] {0}), rows);
+        for (int r = 0; r < rows.size(); r++) {
+            assertArrayEquals(hidden[r], otherHidden[r], 1e-6f, "row " + r + ": the values of a prefix no layer reads");
+        }
+        assertTrue(Math.abs(open[0][0] - one[0][0]) > 1e-5 && Math.abs(hidden[0][0] - one[0][0]) > 1e-5,
+                "masking one layer is neither the whole prefix nor none: " + open[0][0] + " " + one[0][0] + " "
+                        + hidden[0][0]);
+    }
+
+    @Test
     void layerKernelsAreEachLayersCosineSimilaritiesBetweenTheRows() {
         List<int[]> all = rows(torch);
         List<int[]> rows = List.of(all.get(0), all.get(1), all.get(0));

@@ -25,11 +25,12 @@ import java.util.TreeSet;
  * @param adamState      whether a device's AdamW moments live on across its rounds
  * @param controlWeights how c_g weighs the devices' control-variate changes
  * @param deviceSteps    whether the server's per-device momentum steps chain or start alike
+ * @param unselected     how the global prefix is scored on the layers it does not federate
  */
 record PepTaoConfig(GradientConfig local, int[] selected, boolean choose, int warmUpRounds, int lanczosSteps,
                     double hvpStep, int clients, double serverLr, double serverLrDecay, double serverLrFloor,
                     double momentum, Sign signs, Base base, AdamState adamState, ControlWeights controlWeights,
-                    DeviceSteps deviceSteps) {
+                    DeviceSteps deviceSteps, Unselected unselected) {
 
     /** g_g = Delta_prev - Delta with Delta = w_old - w_avg (the code) or w_avg - w_old (the paper). */
     enum Sign { CODE, PAPER }
@@ -49,6 +50,13 @@ record PepTaoConfig(GradientConfig local, int[] selected, boolean choose, int wa
      */
     enum DeviceSteps { CHAINED, INDEPENDENT }
 
+    /**
+     * The global prefix's layers that are not federated, when it is scored: masked (the code's non-personalised
+     * evaluation: an additive -10000 on their prefix keys, modeling_roberta.py:216-224) or start (scored as the server
+     * holds them, the initial draw).
+     */
+    enum Unselected { MASKED, START }
+
     static PepTaoConfig from(MethodSettings s) {
         String layers = s.text("fedpeptao.selected-layers");
         return new PepTaoConfig(GradientConfig.from(s), layers(layers), layers.trim().equals("auto"),
@@ -64,7 +72,8 @@ record PepTaoConfig(GradientConfig local, int[] selected, boolean choose, int wa
                 s.choice("fedpeptao.step-base", Base.class),
                 s.choice("fedpeptao.adam-state", AdamState.class),
                 s.choice("fedpeptao.control-weights", ControlWeights.class),
-                s.choice(PepTaoSettings.DEVICE_STEPS, DeviceSteps.class));
+                s.choice(PepTaoSettings.DEVICE_STEPS, DeviceSteps.class),
+                s.choice(PepTaoSettings.UNSELECTED_LAYERS, Unselected.class));
     }
 
     /** The server step's readings, under their setting keys, as result.json records them. */
@@ -75,6 +84,7 @@ record PepTaoConfig(GradientConfig local, int[] selected, boolean choose, int wa
         items.put("fedpeptao.adam-state", value(adamState));
         items.put("fedpeptao.control-weights", value(controlWeights));
         items.put("fedpeptao.device-steps", value(deviceSteps));
+        items.put(PepTaoSettings.UNSELECTED_LAYERS, value(unselected));
         return items;
     }
 

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 
 /**
  * FedPepTAO (Che et al., EMNLP 2023; spec B) as its code runs it: a P-tuning v2 prefix on every layer
@@ -310,7 +311,14 @@ final class PepTaoMethod implements FederatedMethod {
     /** The global prefix: the federated layers as aggregated, the others as initialised (no device's own). */
     @Override
     public Prompt evaluationPrompt(MethodState global) {
-        return layout().prompt(((PepTaoState) global).global());
+        PepTaoState s = (PepTaoState) global;
+        Prompt.Deep prompt = layout().prompt(s.global());
+        if (s.selected() == null || config.unselected() == PepTaoConfig.Unselected.START) {
+            return prompt;
+        }
+        int[] unselected = IntStream.range(0, layout().layers())
+                .filter(l -> Arrays.stream(s.selected()).noneMatch(k -> k == l)).toArray();
+        return unselected.length == 0 ? prompt : prompt.masking(unselected);
     }
 
     @Override

@@ -6,15 +6,26 @@ import java.util.function.Function;
 
 /**
  * What FedPepTAO's stored run folders ran with: a white-box folder (model.backend = pytorch, where FedPepTAO runs)
- * without {@value #DEVICE_STEPS} stepped every device from the same start, as the paper writes it. The other keys
+ * without {@value #DEVICE_STEPS} stepped every device from the same start, as the paper writes it, and one without
+ * {@value #UNSELECTED_LAYERS} scored the global prefix's unselected layers as the server held them. The other keys
  * are checked where the method reads them ({@link PepTaoConfig#from}).
  */
 public final class PepTaoSettings implements SettingsRules {
     static final String DEVICE_STEPS = "fedpeptao.device-steps";
+    static final String UNSELECTED_LAYERS = "fedpeptao.unselected-layers";
 
     @Override
     public Map<String, String> beforeKeysExisted(Function<String, String> stored) {
-        boolean whiteBox = "pytorch".equals(stored.apply("model.backend"));
-        return whiteBox && stored.apply(DEVICE_STEPS) == null ? Map.of(DEVICE_STEPS, "independent") : Map.of();
+        if (!"pytorch".equals(stored.apply("model.backend"))) {
+            return Map.of();
+        }
+        Map<String, String> ran = new java.util.LinkedHashMap<>();
+        if (stored.apply(DEVICE_STEPS) == null) {
+            ran.put(DEVICE_STEPS, "independent");
+        }
+        if (stored.apply(UNSELECTED_LAYERS) == null) {
+            ran.put(UNSELECTED_LAYERS, "start");
+        }
+        return ran;
     }
 }

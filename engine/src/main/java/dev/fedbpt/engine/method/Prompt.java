@@ -121,13 +121,23 @@ public sealed interface Prompt permits Prompt.Continuous, Prompt.Embeddings, Pro
      * key and value vectors on every layer (layers x 2 x n_p x hidden; keys at index 0 of the second axis), or both.
      * Only a model that can train (model.backend = pytorch) takes it.
      */
-    record Deep(int inputLength, double[] input, int prefixLength, double[] prefix) implements Prompt {
+    record Deep(int inputLength, double[] input, int prefixLength, double[] prefix, int[] maskedPrefixLayers)
+            implements Prompt {
+        /**
+         * @param maskedPrefixLayers layers whose prefix no query may attend to (an additive -10000 on its keys, as
+         *                           FedPepTAO's code scores a global prefix without its unselected layers); null or
+         *                           empty: none
+         */
         public Deep {
             if (inputLength < 0 || prefixLength < 0) {
                 throw new IllegalArgumentException("prompt lengths must be >= 0");
             }
             input = input == null ? new double[0] : input;
             prefix = prefix == null ? new double[0] : prefix;
+            maskedPrefixLayers = maskedPrefixLayers == null ? new int[0] : maskedPrefixLayers.clone();
+            if (maskedPrefixLayers.length > 0 && prefixLength == 0) {
+                throw new IllegalArgumentException("only a prefix has layers to mask");
+            }
             if ((inputLength == 0) != (input.length == 0) || (prefixLength == 0) != (prefix.length == 0)) {
                 throw new IllegalArgumentException("a prompt length of 0 goes with no values, and only then");
             }
@@ -137,6 +147,23 @@ public sealed interface Prompt permits Prompt.Continuous, Prompt.Embeddings, Pro
         }
 
         /** A soft prompt of {@code length} input vectors. */
+        public Deep(int inputLength, double[] input, int prefixLength, double[] prefix) {
+            this(inputLength, input, prefixLength, prefix, null);
+        }
+
+        /** This prompt with the prefix of {@code layers} masked. */
+        public Deep masking(int[] layers) {
+            return new Deep(inputLength, input, prefixLength, prefix, layers);
+        }
+
+        /** Whether layer {@code layer}'s prefix is masked. */
+        public boolean masks(int layer) {
+            for (int l : maskedPrefixLayers) {
+                if (l == layer) return true;
+            }
+            return false;
+        }
+
         public static Deep input(int length, double[] values) {
             return new Deep(length, values, 0, null);
         }
@@ -159,18 +186,28 @@ public sealed interface Prompt permits Prompt.Continuous, Prompt.Embeddings, Pro
                 throw new IllegalArgumentException("a prefix of " + prefixLength + " on " + layers + " layers needs "
                         + (long) layers * 2 * prefixLength * hidden + " values, got " + prefix.length);
             }
+            for (int l : maskedPrefixLayers) {
+                if (l < 0 || l >= layers) {
+                    throw new IllegalArgumentException("masked prefix layer " + l + " of a model of " + layers);
+                }
+            }
         }
 
         /** Hex SHA-256 of both lengths and every value as big-endian IEEE 754 doubles. */
         @Override
         public String sha256() {
-            ByteBuffer buf = ByteBuffer.allocate(8 + 8 * (input.length + prefix.length));
+            // the masked layers (4 bytes each) only when there are some: unmasked prompts keep their digests
+            ByteBuffer buf = ByteBuffer.allocate(8 + 8 * (input.length + prefix.length)
+                    + 4 * maskedPrefixLayers.length);
             buf.putInt(inputLength).putInt(prefixLength);
             for (double v : input) {
                 buf.putDouble(v);
             }
             for (double v : prefix) {
                 buf.putDouble(v);
+            }
+            for (int l : maskedPrefixLayers) {
+                buf.putInt(l);
             }
             return digest(buf.array());
         }

@@ -69,7 +69,24 @@ class FedPepTaoTest {
         s.put("fedpeptao.adam-state", "persist");
         s.put("fedpeptao.control-weights", "steps");
         s.put("fedpeptao.device-steps", "chained");
+        s.put("fedpeptao.unselected-layers", "masked");
         return s;
+    }
+
+    /** The global prefix is scored as the code's non-personalised path scores it: unselected layers hidden. */
+    @Test
+    void theGlobalPrefixIsScoredWithItsUnselectedLayersMasked() {
+        Map<String, String> s = settings("0,2");
+        FederatedMethod method = method(s);
+        Prompt.Deep prompt = (Prompt.Deep) method.evaluationPrompt(method.initialize());
+        assertArrayEquals(new int[] {1}, prompt.maskedPrefixLayers(), "layer 1 of 3 is not federated");
+        s.put("fedpeptao.unselected-layers", "start");
+        Prompt.Deep start = (Prompt.Deep) method(s).evaluationPrompt(method(s).initialize());
+        assertEquals(0, start.maskedPrefixLayers().length);
+        assertArrayEquals(start.prefix(), prompt.prefix(), "the same values, only hidden");
+        Prompt.Deep all = (Prompt.Deep) method(settings("0,1,2")).evaluationPrompt(method(settings("0,1,2"))
+                .initialize());
+        assertEquals(0, all.maskedPrefixLayers().length, "every layer federated: nothing to hide");
     }
 
     static ModelFacts facts() {
