@@ -1,10 +1,12 @@
 package dev.fedbpt.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.fedbpt.engine.method.MethodSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +19,28 @@ class ConfigLoaderTest {
     @TempDir
     Path dir;
 
+    /** {@code config} as a run folder stored before {@code leafKeys} existed would hold it. */
+    private static String storedWithout(ExperimentConfig config, String... leafKeys) {
+        String pattern = "(?m)^\\s*\"?(" + String.join("|", leafKeys) + ")\"?\\s*[=:].*\\R";
+        String without = config.resolvedHocon().replaceAll(pattern, "");
+        for (String key : leafKeys) {
+            assertFalse(without.matches("(?s).*\\b" + key + "\"?\\s*[=:].*"), key + " still in " + without);
+        }
+        return without;
+    }
+
+    /** The settings a run folder holding {@code stored} is read with. */
+    private MethodSettings runFolder(String stored) throws IOException {
+        Path file = dir.resolve("config.conf");
+        Files.writeString(file, stored);
+        return ConfigLoader.loadRunFolder(file, List.of()).settings();
+    }
+
+    /** A white-box method's older folder read as it ran, and as a black-box method's that never read the keys. */
+    private static String asBlackBox(String stored, String method) {
+        return stored.replace("method=" + method, "method=fedbpt").replace("backend=pytorch", "backend=onnx");
+    }
+
     /**
      * The prefix starts as FedPepTAO's code draws it (transformers 4.6.0 re-initialises the PrefixEncoder's
      * embedding N(0, 0.02^2)); a run folder stored before the reading was named keeps the embedding's draw it ran
@@ -27,15 +51,11 @@ class ConfigLoaderTest {
         ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.method=fedp-tuning",
                 "model.backend=pytorch"));
         assertEquals("code", config.settings().text("gradient.prefix-init"));
-        Path stored = dir.resolve("config.conf");
-        String without = config.resolvedHocon().replaceAll("(?m)^\\s*\"?prefix-init\"?\\s*[=:].*\\R", "");
-        assertTrue(!without.contains("prefix-init=") && without.contains("prefix-init-std"), without);
-        Files.writeString(stored, without);
-        assertEquals("embedding", ConfigLoader.loadRunFolder(stored, List.of()).settings().text("gradient.prefix-init"));
+        String without = storedWithout(config, "prefix-init");
+        assertTrue(without.contains("prefix-init-std"), without);
+        assertEquals("embedding", runFolder(without).text("gradient.prefix-init"));
         // A black-box method never read the prefix: its older folder reads the default, the same as a new cell.
-        Files.writeString(stored, without.replace("method=fedp-tuning", "method=fedbpt").replace("backend=pytorch",
-                "backend=onnx"));
-        assertEquals("code", ConfigLoader.loadRunFolder(stored, List.of()).settings().text("gradient.prefix-init"));
+        assertEquals("code", runFolder(asBlackBox(without, "fedp-tuning")).text("gradient.prefix-init"));
     }
 
     /** FedP-tuning trains FedBPT's code's prompt encoder; a white-box folder stored before that trained a prefix. */
@@ -44,50 +64,37 @@ class ConfigLoaderTest {
         ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.method=fedp-tuning",
                 "model.backend=pytorch"));
         assertEquals("prompt-encoder", config.settings().text("gradient.fedp-tuning"));
-        Path stored = dir.resolve("config.conf");
-        String without = config.resolvedHocon().replaceAll("(?m)^\\s*\"?fedp-tuning\"?\\s*[=:].*\\R", "");
-        assertTrue(!without.contains("fedp-tuning=\"prompt"), without);
-        Files.writeString(stored, without);
-        assertEquals("prefix", ConfigLoader.loadRunFolder(stored, List.of()).settings().text("gradient.fedp-tuning"));
+        assertEquals("prefix", runFolder(storedWithout(config, "fedp-tuning")).text("gradient.fedp-tuning"));
         ExperimentConfig code = ConfigLoader.load(Path.of("../experiments/sst2-iid-fedp-tuning.conf"), List.of());
         assertEquals("fedp-tuning", code.experiment().method());
         assertEquals(5, code.settings().integer("gradient.local-epochs"), "the experiment file includes the paper's");
         assertEquals(40, code.settings().integer("data.shots-per-class"));
     }
 
-    /** FedPepTAO's server steps chain as its code's do; a white-box folder stored before the reading keeps its own. */
+    /**
+     * FedPepTAO's server steps chain as its code's do and its global prefix hides the unselected layers; a white-box
+     * folder stored before those readings keeps its own.
+     */
     @Test
     void fedPepTaosDeviceStepsChainAndOlderFoldersStepAsTheyRan() throws IOException {
         ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.method=fedpeptao",
                 "model.backend=pytorch"));
         assertEquals("chained", config.settings().text("fedpeptao.device-steps"));
-        Path stored = dir.resolve("config.conf");
-        String without = config.resolvedHocon()
-                .replaceAll("(?m)^\\s*\"?(device-steps|unselected-layers)\"?\\s*[=:].*\\R", "");
-        assertTrue(!without.contains("device-steps"), without);
-        Files.writeString(stored, without);
-        assertEquals("independent", ConfigLoader.loadRunFolder(stored, List.of()).settings()
-                .text("fedpeptao.device-steps"));
-        assertEquals("start", ConfigLoader.loadRunFolder(stored, List.of()).settings()
-                .text("fedpeptao.unselected-layers"), "older folders scored the prefix as the server held it");
         assertEquals("masked", config.settings().text("fedpeptao.unselected-layers"));
-        Files.writeString(stored, without.replace("method=fedpeptao", "method=fedbpt").replace("backend=pytorch",
-                "backend=onnx"));
-        assertEquals("chained", ConfigLoader.loadRunFolder(stored, List.of()).settings()
-                .text("fedpeptao.device-steps"));
+        String without = storedWithout(config, "device-steps", "unselected-layers");
+        assertEquals("independent", runFolder(without).text("fedpeptao.device-steps"));
+        assertEquals("start", runFolder(without).text("fedpeptao.unselected-layers"),
+                "older folders scored the prefix as the server held it");
+        assertEquals("chained", runFolder(asBlackBox(without, "fedpeptao")).text("fedpeptao.device-steps"));
     }
 
     @Test
     void dlsEcsAlphaIsAShareAndOlderFoldersWeighedItAsPrinted() throws IOException {
         ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.method=dls-ec"));
         assertEquals("max-correlation", config.settings().text("dls-ec.alpha-scale"));
-        Path stored = dir.resolve("config.conf");
-        String without = config.resolvedHocon().replaceAll("(?m)^\\s*\"?alpha-scale\"?\\s*[=:].*\\R", "");
-        assertTrue(!without.contains("alpha-scale"), without);
-        Files.writeString(stored, without);
-        assertEquals("absolute", ConfigLoader.loadRunFolder(stored, List.of()).settings().text("dls-ec.alpha-scale"));
-        Files.writeString(stored, without.replace("method=dls-ec", "method=fedbpt"));
-        assertEquals("max-correlation", ConfigLoader.loadRunFolder(stored, List.of()).settings()
+        String without = storedWithout(config, "alpha-scale");
+        assertEquals("absolute", runFolder(without).text("dls-ec.alpha-scale"));
+        assertEquals("max-correlation", runFolder(without.replace("method=dls-ec", "method=fedbpt"))
                 .text("dls-ec.alpha-scale"), "other methods read the default, which changes nothing they computed");
     }
 

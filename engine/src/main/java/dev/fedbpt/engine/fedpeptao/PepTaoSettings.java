@@ -16,16 +16,8 @@ public final class PepTaoSettings implements SettingsRules {
 
     @Override
     public Map<String, String> beforeKeysExisted(Function<String, String> stored) {
-        if (!"pytorch".equals(stored.apply("model.backend"))) {
-            return Map.of();
-        }
-        Map<String, String> ran = new java.util.LinkedHashMap<>();
-        if (stored.apply(DEVICE_STEPS) == null) {
-            ran.put(DEVICE_STEPS, "independent");
-        }
-        if (stored.apply(UNSELECTED_LAYERS) == null) {
-            ran.put(UNSELECTED_LAYERS, "start");
-        }
-        return ran;
+        boolean whiteBox = "pytorch".equals(stored.apply("model.backend"));
+        return whiteBox ? SettingsRules.absent(stored, Map.of(DEVICE_STEPS, "independent", UNSELECTED_LAYERS, "start"))
+                : Map.of();
     }
 }

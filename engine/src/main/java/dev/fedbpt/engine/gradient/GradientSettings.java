@@ -18,16 +18,8 @@ public final class GradientSettings implements SettingsRules {
 
     @Override
     public Map<String, String> beforeKeysExisted(Function<String, String> stored) {
-        if (!"pytorch".equals(stored.apply("model.backend"))) {
-            return Map.of();
-        }
-        Map<String, String> ran = new java.util.LinkedHashMap<>();
-        if (stored.apply(PREFIX_INIT) == null) {
-            ran.put(PREFIX_INIT, "embedding");
-        }
-        if (stored.apply(FEDP_TUNING) == null) {
-            ran.put(FEDP_TUNING, "prefix");
-        }
-        return ran;
+        boolean whiteBox = "pytorch".equals(stored.apply("model.backend"));
+        return whiteBox ? SettingsRules.absent(stored, Map.of(PREFIX_INIT, "embedding", FEDP_TUNING, "prefix"))
+                : Map.of();
     }
 }

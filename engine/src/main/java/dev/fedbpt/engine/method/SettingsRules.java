@@ -32,6 +32,17 @@ public interface SettingsRules {
         return Map.of();
     }
 
+    /** The entries of {@code ranWith} whose key {@code stored} lacks: what {@link #beforeKeysExisted} returns. */
+    static Map<String, String> absent(Function<String, String> stored, Map<String, String> ranWith) {
+        Map<String, String> missing = new java.util.TreeMap<>();
+        ranWith.forEach((key, value) -> {
+            if (stored.apply(key) == null) {
+                missing.put(key, value);
+            }
+        });
+        return missing;
+    }
+
     /**
      * Refuses a stored configuration that this version cannot continue (a rule that no longer exists).
      *
