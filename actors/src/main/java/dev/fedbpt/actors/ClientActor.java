@@ -15,6 +15,7 @@ import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.Downlink;
 import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.HeldApart;
 import dev.fedbpt.engine.method.RoundNumbers;
 import java.time.Duration;
 import java.util.HashMap;
@@ -51,10 +52,17 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
      */
     public record Setup(int clientId, LocalData data, Vocabulary vocabulary, FederatedMethod method,
                         long experimentSeed, ActorRef<InferencePool.Request> pool, FaultInjector faults,
-                        LocalData test, boolean participant) {
+                        LocalData test, boolean participant, HeldApart heldApart) {
         public Setup(int clientId, LocalData data, Vocabulary vocabulary, FederatedMethod method, long experimentSeed,
                      ActorRef<InferencePool.Request> pool, FaultInjector faults) {
             this(clientId, data, vocabulary, method, experimentSeed, pool, faults, null, true);
+        }
+
+        /** A client without held-apart rows. */
+        public Setup(int clientId, LocalData data, Vocabulary vocabulary, FederatedMethod method, long experimentSeed,
+                     ActorRef<InferencePool.Request> pool, FaultInjector faults, LocalData test,
+                     boolean participant) {
+            this(clientId, data, vocabulary, method, experimentSeed, pool, faults, test, participant, null);
         }
     }
 
@@ -119,7 +127,8 @@ public final class ClientActor extends AbstractBehavior<ClientActor.Command> {
             return this;
         }
         ClientTask task = new ClientTask(setup.clientId(), RoundNumbers.index(train.round()), setup.data(),
-                setup.vocabulary(), setup.experimentSeed(), train.memory(), setup.test(), setup.participant());
+                setup.vocabulary(), setup.experimentSeed(), train.memory(), setup.test(), setup.participant(),
+                setup.heldApart());
         job = new Job(train, setup.method().client(train.downlink(), task), fault);
         advance();
         return this;

@@ -10,8 +10,12 @@ import dev.fedbpt.engine.data.FewShot;
 import dev.fedbpt.engine.data.InContextExamples;
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.Partitioner;
+import dev.fedbpt.engine.data.Shuffle;
 import dev.fedbpt.engine.data.TaskDefinition;
 import dev.fedbpt.engine.data.TestSample;
+import dev.fedbpt.engine.method.HeldApart;
+import dev.fedbpt.engine.method.MethodNeeds;
+import dev.fedbpt.engine.method.Methods;
 import dev.fedbpt.engine.method.Participation;
 import dev.fedbpt.engine.random.Purpose;
 import dev.fedbpt.engine.random.Rng;
@@ -31,19 +35,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.apache.commons.math3.random.RandomGenerator;
 
 /**
  * An experiment's data, ready for the actors: the few-shot training set split over the clients and the test set,
- * all tokenised once; with one client per domain also each client's own test rows ({@code clientTests}, else null)
- * and who is held out of the federated rounds. Every draw comes from the experiment seed, so the same configuration
- * gives the same partitions on every start, resume included.
+ * all tokenised once; for a personalised method also each client's own test rows ({@code clientTests}, else null)
+ * and who is held out of the federated rounds, and where the method asks for them
+ * ({@link MethodNeeds#heldApartPerClass()}) each client's rows held apart from the federated training data
+ * ({@code clientHeldApart}, else null). Every draw comes from the experiment seed, so the same configuration gives
+ * the same partitions on every start, resume included.
  */
 public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evaluator.TestSet testSet,
-                             List<LocalData> clientTests, Participation participation) {
+                             List<LocalData> clientTests, Participation participation,
+                             List<HeldApart> clientHeldApart) {
+
+    /** Clients without held-apart rows. */
+    public ExperimentData(TaskDefinition task, List<LocalData> clients, Evaluator.TestSet testSet,
+                          List<LocalData> clientTests, Participation participation) {
+        this(task, clients, testSet, clientTests, participation, null);
+    }
 
     /** A data location with this prefix names a resource shipped with fedbpt rather than a file. */
     private static final String RESOURCE = "classpath:";
@@ -146,10 +161,85 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
             clientTests.add(tokenise(part, task, encodeTest));
         }
         int[] heldOut = IntStream.range(clients - config.federation().heldOutClients(), clients).toArray();
+        List<HeldApart> heldApart = null;
+        int perClass = heldApartPerClass(config);
+        if (perClass > 0) {
+            // Stratified per client, not dealt like its training label skew (Partitioner.likeTraining): the paper
+            // gives every client 16 post-tuning examples of each class (and a dev set as large).
+            List<Example> taken = new ArrayList<>(fewShot.examples());
+            if (onDev) taken.addAll(drawn.dev().examples());
+            List<Example> pool = outside(train.examples(), taken);
+            heldApart = heldApart(pool, clients, perClass, task, encodeTrain, Rng.of(seed, Purpose.HELD_APART_ROWS, 0),
+                    "the train file's rows outside the few-shot set" + (onDev ? " and the dev evaluation set" : ""));
+        }
         return new ExperimentData(task, List.copyOf(localData), testSet, List.copyOf(clientTests),
                 new Participation(clients, heldOut,
-                config.experiment().traits().personalisationRound(config.experiment().rounds())));
+                config.experiment().traits().personalisationRound(config.experiment().rounds())), heldApart);
     }
+
+    /** The held-apart rows per class a personalised method asks each client for (0: none). */
+    private static int heldApartPerClass(ExperimentConfig config) {
+        return config.experiment().traits().personalised()
+                ? Methods.needs(config.experiment().method(), config.settings()).heldApartPerClass() : 0;
+    }
+
+    /** {@code examples} without any equal to one of {@code taken} (a duplicate of a training row is one too). */
+    private static List<Example> outside(List<Example> examples, List<Example> taken) {
+        Set<Example> excluded = new HashSet<>(taken);
+        List<Example> rest = new ArrayList<>();
+        for (Example e : examples) {
+            if (!excluded.contains(e)) rest.add(e);
+        }
+        return rest;
+    }
+
+    /**
+     * Each of {@code clients} gets {@code perClass} post-tuning and {@code perClass} dev rows of every class from
+     * {@code pool}, none shared: each class's pool rows are shuffled once by {@code rng} and cut in that order, client
+     * 0's post-tuning rows, its dev rows, then client 1's, and so on (each set listed in pool order). A pool too small
+     * is a configuration error naming the key.
+     */
+    private static List<HeldApart> heldApart(List<Example> pool, int clients, int perClass, TaskDefinition task,
+                                             Function<Example, int[]> encode, RandomGenerator rng, String where) {
+        int numClasses = task.numClasses();
+        List<List<Integer>> byClass = new ArrayList<>();
+        for (int c = 0; c < numClasses; c++) byClass.add(new ArrayList<>());
+        for (int i = 0; i < pool.size(); i++) byClass.get(pool.get(i).label()).add(i);
+        int[][] order = new int[numClasses][];
+        for (int c = 0; c < numClasses; c++) {
+            order[c] = byClass.get(c).stream().mapToInt(Integer::intValue).toArray();
+            int needed = 2 * perClass * clients;
+            if (order[c].length < needed) {
+                throw new ConfigError("fedbpt." + HELD_APART_KEY, "dls-ec.post-tuning.rows = held-apart draws "
+                        + perClass + " post-tuning and " + perClass + " dev rows of every class for each of "
+                        + clients + " client(s) from " + where + ", " + needed + " of class "
+                        + task.labelNames().get(c) + ", but there are only " + order[c].length + "; set a smaller "
+                        + HELD_APART_KEY + ", fewer data.shots-per-class, or dls-ec.post-tuning.rows = training");
+            }
+            Shuffle.shuffle(order[c], rng);
+        }
+        List<HeldApart> result = new ArrayList<>(clients);
+        for (int k = 0; k < clients; k++) {
+            List<Integer> tune = new ArrayList<>();
+            List<Integer> dev = new ArrayList<>();
+            for (int c = 0; c < numClasses; c++) {
+                int from = 2 * perClass * k;
+                for (int i = 0; i < perClass; i++) {
+                    tune.add(order[c][from + i]);
+                    dev.add(order[c][from + perClass + i]);
+                }
+            }
+            result.add(new HeldApart(tokenise(inPoolOrder(pool, tune), task, encode),
+                    tokenise(inPoolOrder(pool, dev), task, encode)));
+        }
+        return List.copyOf(result);
+    }
+
+    private static List<Example> inPoolOrder(List<Example> pool, List<Integer> indices) {
+        return indices.stream().sorted().map(pool::get).toList();
+    }
+
+    private static final String HELD_APART_KEY = "dls-ec.post-tuning.shots-per-class";
 
     /**
      * FedPepTAO's split of {@code examples}; one it cannot complete (a client whose share rounds to no example, or
@@ -182,6 +272,8 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         List<LocalData> tests = new ArrayList<>();
         List<int[]> allRows = new ArrayList<>();
         List<Integer> allLabels = new ArrayList<>();
+        int perClass = heldApartPerClass(config);
+        List<HeldApart> heldApart = perClass > 0 ? new ArrayList<>() : null;
         for (int d = 0; d < data.domains().size(); d++) {
             String domain = data.domains().get(d);
             Dataset trainFile = read(config, ExperimentConfig.Data.forDomain(data.train(), domain), task,
@@ -193,6 +285,13 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
                     "fedbpt.data.test").examples();
             testExamples = capped(testExamples, config, d);
             train.add(tokenise(fewShot.examples(), task, encode));
+            if (heldApart != null) {
+                // The paper draws them from the domain's dev split, which this copy of FDU-MTL lacks: from its train
+                // file's rows outside the client's few-shot set instead.
+                heldApart.addAll(heldApart(outside(trainFile.examples(), fewShot.examples()), 1, perClass, task,
+                        encode, Rng.of(seed, Purpose.HELD_APART_ROWS, 2, d), "domain " + domain
+                                + "'s train file outside its few-shot rows"));
+            }
             LocalData test = tokenise(testExamples, task, encode);
             tests.add(test);
             allRows.addAll(test.tokenIds());
@@ -204,7 +303,13 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         int personalisationRound = config.experiment().traits().personalisationRound(config.experiment().rounds());
         return new ExperimentData(task, List.copyOf(train),
                 Evaluator.TestSet.of(allRows, allLabels.stream().mapToInt(Integer::intValue).toArray(), task),
-                List.copyOf(tests), new Participation(train.size(), heldOut, personalisationRound));
+                List.copyOf(tests), new Participation(train.size(), heldOut, personalisationRound),
+                heldApart == null ? null : List.copyOf(heldApart));
+    }
+
+    /** Each client's rows held apart from its training data, or null when the method asks for none. */
+    public HeldApart heldApart(int clientId) {
+        return clientHeldApart == null ? null : clientHeldApart.get(clientId);
     }
 
     /** Each client's own test rows, or null when the experiment gives clients none. */

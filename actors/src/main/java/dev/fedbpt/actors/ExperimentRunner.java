@@ -137,7 +137,7 @@ public final class ExperimentRunner {
             for (int id = 0; id < data.clients().size(); id++) {
                 clients.add(context.spawn(ClientActor.create(new ClientActor.Setup(id, data.clients().get(id),
                         vocabulary, method, config.experiment().seed(), pool, faults, data.clientTest(id),
-                        data.participation().isParticipant(id))), "client-" + id));
+                        data.participation().isParticipant(id), data.heldApart(id))), "client-" + id));
             }
             ActorRef<ServerActor.Command> server = context.spawn(ServerActor.create(
                     serverSettings(config, experimentHash, data.participation()),

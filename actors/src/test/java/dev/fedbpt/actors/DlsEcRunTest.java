@@ -56,6 +56,8 @@ class DlsEcRunTest {
         }
         assertEquals(4, rows.get(ROUNDS).get("sampled").asInt(), "every domain is post-tuned and scored");
         assertTrue(rows.get(ROUNDS).get("np_accuracy").isNumber());
+        assertEquals(3.0, rows.get(ROUNDS).get("post_tuning_dev_evaluations").asDouble(),
+                "12 forward calls on the held-apart rows, a dev evaluation every 4");
 
         // Rebuilt from the journal alone: the same outputs.
         String metricsFile = Files.readString(run.resolve("metrics.jsonl"));
@@ -93,7 +95,8 @@ class DlsEcRunTest {
             ExperimentData data = ExperimentData.prepare(config, model);
             FederatedMethod method = ConfiguredMethod.of(config, binding);
             LocalRounds.Outcome reference = LocalRounds.run(method, config.experiment().seed(), serverRounds,
-                    config.federation().sampleFraction(), data.clients(), data.clientTests(), data.participation(),
+                    config.federation().sampleFraction(), data.clients(), data.clientTests(), data.clientHeldApart(),
+                    data.participation(),
                     new Vocabulary(model.vocabularySize(), model.specialTokenIds()),
                     (prompt, rows) -> model.score(rows.stream()
                             .map(row -> InferencePool.modelInput(prompt, row)).toList()), false);
@@ -112,7 +115,8 @@ class DlsEcRunTest {
         ExperimentConfig config = TestRuns.config("experiment.method=dls-ec", "experiment.rounds=2",
                 "data.split=dirichlet", "data.dirichlet-alpha=0.4", "federation.held-out-clients=1",
                 "dls-ec.prompt-length=4", "dls-ec.local-steps=2", "dls-ec.post-tuning.dimension=4",
-                "dls-ec.post-tuning.population=4", "dls-ec.post-tuning.budget=8", "dls-ec.first-token=2000");
+                "dls-ec.post-tuning.population=4", "dls-ec.post-tuning.budget=8", "dls-ec.first-token=2000",
+                "dls-ec.post-tuning.shots-per-class=4", "dls-ec.post-tuning.eval-every=4");
         Path run = dir.resolve("dirichlet");
         assertNull(TestRuns.run(config, run).failure());
         List<JsonNode> rows = TestRuns.metrics(run);

@@ -28,7 +28,8 @@ class DomainDataTest {
     private ExperimentConfig config(String... extra) {
         return TestRuns.config(TestRuns.concat(new String[] {"experiment.method=dls-ec", "data.task=fdu-mtl",
                 "data.format=tsv", "data.dir=" + dir, "data.train={domain}.train", "data.test={domain}.test",
-                "data.split=domains", "data.domains=[a, b]", "data.shots-per-class=0"}, extra));
+                "data.split=domains", "data.domains=[a, b]", "data.shots-per-class=0",
+                "dls-ec.post-tuning.rows=training"}, extra));
     }
 
     private void write(String domain, String trainText, Charset charset) throws IOException {

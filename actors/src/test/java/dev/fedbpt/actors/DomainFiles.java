@@ -43,6 +43,9 @@ final class DomainFiles {
                 "data.held-out=[music]", "data.shots-per-class=6", "dls-ec.prompt-length=5",
                 "dls-ec.local-steps=4", "dls-ec.candidates=3", "dls-ec.first-pass=30", "dls-ec.phi=3",
                 "dls-ec.post-tuning.dimension=8", "dls-ec.post-tuning.population=4",
-                "dls-ec.post-tuning.budget=12", "dls-ec.first-token=2000"};
+                "dls-ec.post-tuning.budget=12", "dls-ec.first-token=2000",
+                // Held-apart post-tuning from the rows each train file has beside its few-shot set (at least 5 per
+                // class once duplicates of few-shot rows are left out).
+                "dls-ec.post-tuning.shots-per-class=2", "dls-ec.post-tuning.eval-every=4"};
     }
 }

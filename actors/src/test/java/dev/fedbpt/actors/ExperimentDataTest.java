@@ -3,6 +3,7 @@ package dev.fedbpt.actors;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,11 +14,15 @@ import dev.fedbpt.config.TaskFiles;
 import dev.fedbpt.engine.data.Example;
 import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.data.TaskDefinition;
+import dev.fedbpt.engine.method.HeldApart;
 import dev.fedbpt.inference.ModelTokenizer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -128,7 +133,7 @@ class ExperimentDataTest {
     @Test
     void dirichletLabelDealsTestRowsByTheTrainingSharesAndRefusesWhatItCannotSplit() {
         List<String> overrides = List.of("data.split=dirichlet-label", "experiment.method=dls-ec",
-                "model.backend=synthetic", "federation.clients=4");
+                "model.backend=synthetic", "federation.clients=4", "dls-ec.post-tuning.shots-per-class=4");
         ExperimentConfig config = ConfigLoader.load(null, overrides);
         assertEquals(ExperimentConfig.Split.DIRICHLET_LABEL, config.data().split());
         try (ModelTokenizer tokenizer = new ConfiguredModels().tokenizer(config)) {
@@ -152,5 +157,91 @@ class ExperimentDataTest {
             assertEquals("fedbpt.data.split", error.key());
             assertTrue(error.getMessage().contains("federation.clients"), error.getMessage());
         }
+    }
+    /**
+     * Held-apart post-tuning: each client of a single train file gets its post-tuning and dev rows, stratified, from
+     * the rows outside the few-shot set, none shared with another client or with the federated rows; the same for
+     * the seed, others for another; a pool too small names the key; under training none are drawn.
+     */
+    @Test
+    void heldApartRowsAreStratifiedDisjointFromTheFederatedRowsAndDrawnBySeedAndClient() {
+        List<String> overrides = List.of("experiment.method=dls-ec", "model.backend=synthetic",
+                "federation.clients=4", "data.split=dirichlet", "data.shots-per-class=8",
+                "dls-ec.post-tuning.shots-per-class=5");
+        ExperimentConfig config = ConfigLoader.load(null, overrides);
+        try (ModelTokenizer tokenizer = new ConfiguredModels().tokenizer(config)) {
+            ExperimentData data = ExperimentData.prepare(config, tokenizer);
+            Set<String> federated = new HashSet<>();
+            for (LocalData client : data.clients()) client.tokenIds().forEach(r -> federated.add(Arrays.toString(r)));
+            Set<String> heldApart = new HashSet<>();
+            for (int k = 0; k < 4; k++) {
+                HeldApart rows = data.heldApart(k);
+                for (LocalData part : List.of(rows.train(), rows.dev())) {
+                    assertArrayEquals(new long[] {5, 5}, classCounts(part), "client " + k + ": 5 of each class");
+                    for (int[] row : part.tokenIds()) {
+                        String key = Arrays.toString(row);
+                        assertTrue(!federated.contains(key), "client " + k + " post-tunes on a federated row");
+                        assertTrue(heldApart.add(key), "client " + k + ": a row drawn twice");
+                    }
+                }
+            }
+            assertEquals(4 * 20, heldApart.size());
+            ExperimentData again = ExperimentData.prepare(config, tokenizer);
+            ExperimentData otherSeed = ExperimentData.prepare(ConfigLoader.load(null,
+                    concat(overrides, "experiment.seed=99")), tokenizer);
+            for (int k = 0; k < 4; k++) {
+                assertEquals(rows(data.heldApart(k).train()), rows(again.heldApart(k).train()));
+                assertEquals(rows(data.heldApart(k).dev()), rows(again.heldApart(k).dev()));
+            }
+            assertNotEquals(rows(data.heldApart(0).train()), rows(otherSeed.heldApart(0).train()));
+            ConfigError tooFew = assertThrows(ConfigError.class, () -> ExperimentData.prepare(ConfigLoader.load(null,
+                    concat(overrides, "dls-ec.post-tuning.shots-per-class=16")), tokenizer));
+            assertEquals("fedbpt.dls-ec.post-tuning.shots-per-class", tooFew.key());
+            assertTrue(tooFew.getMessage().contains("only 112"), tooFew.getMessage());
+            assertNull(ExperimentData.prepare(ConfigLoader.load(null, concat(overrides,
+                    "dls-ec.post-tuning.rows=training")), tokenizer).clientHeldApart());
+            assertNull(ExperimentData.prepare(ConfigLoader.load(null, concat(overrides,
+                    "experiment.method=fedbpt")), tokenizer).clientHeldApart(), "a method that is not personalised");
+        }
+    }
+
+    /** One client per domain: its held-apart rows from its own train file, outside its few-shot rows. */
+    @Test
+    void aDomainsHeldApartRowsComeFromItsOwnTrainFileOutsideItsFewShotRows() {
+        DomainFiles.write(dir);
+        ExperimentConfig config = ConfigLoader.load(null, concat(List.of(DomainFiles.dlsEc(dir, 2)),
+                "model.backend=synthetic"));
+        try (ModelTokenizer tokenizer = new ConfiguredModels().tokenizer(config)) {
+            ExperimentData data = ExperimentData.prepare(config, tokenizer);
+            for (int d = 0; d < DomainFiles.DOMAINS.length; d++) {
+                HeldApart rows = data.heldApart(d);
+                Set<String> fewShot = new HashSet<>(rows(data.clients().get(d)));
+                assertArrayEquals(new long[] {2, 2}, classCounts(rows.train()));
+                assertArrayEquals(new long[] {2, 2}, classCounts(rows.dev()));
+                Set<String> drawn = new HashSet<>(rows(rows.train()));
+                drawn.addAll(rows(rows.dev()));
+                drawn.retainAll(fewShot);
+                assertEquals(Set.of(), drawn, DomainFiles.DOMAINS[d]);
+                String domainWord = Arrays.toString(tokenizer.encode("this " + DomainFiles.DOMAINS[d]));
+                assertTrue(rows(rows.train()).stream().allMatch(r -> r.startsWith(domainWord.substring(0,
+                        domainWord.lastIndexOf(',')))), "rows of the domain's own file");
+            }
+        }
+    }
+
+    private static long[] classCounts(LocalData data) {
+        long[] counts = new long[data.numClasses()];
+        for (int label : data.labels()) counts[label]++;
+        return counts;
+    }
+
+    private static List<String> rows(LocalData data) {
+        return data.tokenIds().stream().map(Arrays::toString).toList();
+    }
+
+    private static List<String> concat(List<String> base, String... more) {
+        List<String> all = new ArrayList<>(base);
+        all.addAll(List.of(more));
+        return all;
     }
 }

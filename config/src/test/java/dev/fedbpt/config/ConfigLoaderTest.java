@@ -99,6 +99,25 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void dlsEcPostTunesOnHeldApartRowsAndOlderFoldersOnTheirTrainingRows() throws IOException {
+        ExperimentConfig config = ConfigLoader.load(null, List.of("experiment.method=bbt-fed"));
+        assertEquals("held-apart", config.settings().text("dls-ec.post-tuning.rows"));
+        assertEquals(16, config.settings().integer("dls-ec.post-tuning.shots-per-class"));
+        assertEquals(100, config.settings().integer("dls-ec.post-tuning.eval-every"));
+        Path stored = dir.resolve("config.conf");
+        String without = config.resolvedHocon().replaceAll("(?m)^\\s*\"?rows\"?\\s*[=:]\\s*\"?held-apart.*\\R", "");
+        assertTrue(!without.contains("held-apart"), without);
+        for (String method : List.of("dls-ec", "bbt", "bbt-fed")) {
+            Files.writeString(stored, without.replace("method=bbt-fed", "method=" + method));
+            assertEquals("training", ConfigLoader.loadRunFolder(stored, List.of()).settings()
+                    .text("dls-ec.post-tuning.rows"), method);
+        }
+        Files.writeString(stored, without.replace("method=bbt-fed", "method=fedbpt"));
+        assertEquals("held-apart", ConfigLoader.loadRunFolder(stored, List.of()).settings()
+                .text("dls-ec.post-tuning.rows"), "other methods read the default, which changes nothing of theirs");
+    }
+
+    @Test
     void defaultsLoadAndAreValid() {
         ExperimentConfig config = ConfigLoader.loadDefaults();
         assertEquals("fedbpt", config.experiment().method());

@@ -241,7 +241,7 @@ public final class ClusterNode {
                 int id = Integer.parseInt(entity.getEntityId());
                 ClientActor.Setup setup = new ClientActor.Setup(id, data.clientData().apply(id), vocabulary, method,
                         config.experiment().seed(), link.narrow(), faults, data.clientTests().apply(id),
-                        data.participation().isParticipant(id));
+                        data.participation().isParticipant(id), data.clientHeldApart().apply(id));
                 return ClientEntity.create(id, setup, self, states, entity.getShard());
             };
         }

@@ -49,6 +49,7 @@ final class BbtMethod implements FederatedMethod {
         this.sigma = sigma;
         this.budget = budget;
         this.context = context;
+        postTuning().checked(mode == Mode.LOCAL ? "bbt.budget" : "dls-ec.post-tuning.budget");
         projection = Personalisation.projection(config, context);
         firstPrompt = new Lazy<>(() -> Personalisation.firstPrompt(config.promptLength(), config.firstToken(),
                 context.model()));
@@ -79,11 +80,15 @@ final class BbtMethod implements FederatedMethod {
                     config.localSteps(), task);
         }
         if (mode == Mode.LOCAL) {
-            return new PostTuning(new DlsEcConfig.PostTuning(config.postTuning().dimension(), sigma, population,
-                    budget), projection, firstPrompt.get(), task);
+            return new PostTuning(postTuning(), projection, firstPrompt.get(), task);
         }
-        return new PostTuning(config.postTuning(), projection,
+        return new PostTuning(postTuning(), projection,
                 projection.apply(firstPrompt.get(), doubles(state.z())), task);
+    }
+
+    /** The personalisation round's settings: BBT's own sigma and budget for bbt alone, DLS-EC's for bbt-fed. */
+    private DlsEcConfig.PostTuning postTuning() {
+        return mode == Mode.LOCAL ? config.postTuning().with(sigma, budget) : config.postTuning();
     }
 
     @Override
@@ -142,7 +147,7 @@ final class BbtMethod implements FederatedMethod {
             metrics.put("uplink_bits", 8.0 * fp16Message(state.z()).length);
             metrics.put("downlink_bits", 8.0 * downlinkBytes(global));
         }
-        Personalisation.report(state.personal(), metrics);
+        Personalisation.report(state.personal(), postTuning(), metrics);
         return metrics;
     }
 

@@ -1,12 +1,13 @@
 package dev.fedbpt.engine.dlsec;
 
 import dev.fedbpt.engine.method.MethodSettings;
+import dev.fedbpt.engine.method.SettingException;
 
 /**
  * DLS-EC's settings (keys under {@code dls-ec.}; what each means and why its default is what it is: the defaults
  * file). The paper's: T, K, S, Phi, alpha, the LASSO schedule [first-pass, Phi], the download form and post-tuning's
- * sigma. The spec's recommendations where the paper is silent: keep-current, the minibatch rule, the first prompt
- * tokens, post-tuning's d, population and budget.
+ * sigma and held-apart rows of shots-per-class. The spec's recommendations where the paper is silent: keep-current,
+ * the minibatch rule, the first prompt tokens, post-tuning's d, population and budget; BBT's eval-every.
  */
 record DlsEcConfig(int promptLength, int candidates, int localSteps, int phi, double alpha, AlphaScale alphaScale,
                    int firstPass,
@@ -23,8 +24,48 @@ record DlsEcConfig(int promptLength, int candidates, int localSteps, int phi, do
     /** What the server sends: compressed (Eq. 11: Phi token ids and fp16 coefficients per position) or full. */
     enum Download { COMPRESSED, FULL }
 
-    /** BBT after the federated rounds: CMA-ES over z, prompt P' + reshape(A z). */
-    record PostTuning(int dimension, double sigma, int population, int budget) {}
+    /**
+     * What post-tuning fits on: held-apart (the paper's: shots-per-class rows per class per client apart from the
+     * federated training data, and a dev set as large that picks the prompt tested, as BBT's code does) or training
+     * (the client's own federated training rows, the best-loss z tested).
+     */
+    enum Rows { HELD_APART, TRAINING }
+
+    /**
+     * BBT after the federated rounds: CMA-ES over z, prompt P' + reshape(A z); {@code shotsPerClass} and
+     * {@code evalEvery} (forward calls between dev evaluations) are read under held-apart only.
+     */
+    record PostTuning(int dimension, double sigma, int population, int budget, Rows rows, int shotsPerClass,
+                      int evalEvery) {
+        /** These settings with BBT's own sigma and budget (the bbt baseline). */
+        PostTuning with(double sigma, int budget) {
+            return new PostTuning(dimension, sigma, population, budget, rows, shotsPerClass, evalEvery);
+        }
+
+        /**
+         * Refuses held-apart post-tuning whose forward calls (for the budget read from {@code budgetKey}) end before
+         * its first dev evaluation: it would test P' itself.
+         */
+        PostTuning checked(String budgetKey) {
+            if (rows == Rows.HELD_APART && calls() > 0 && calls() < evalEvery) {
+                throw new SettingException("dls-ec.post-tuning.eval-every", "post-tuning makes " + calls()
+                        + " forward calls (" + budgetKey + " in whole generations of "
+                        + "dls-ec.post-tuning.population), fewer than the " + evalEvery + " before its first dev "
+                        + "evaluation, so no tuned prompt would be picked; set a smaller eval-every");
+            }
+            return this;
+        }
+
+        /** Forward calls post-tuning makes: whole generations of population candidates. */
+        int calls() {
+            return budget / population * population;
+        }
+
+        /** How many candidates post-tuning scores on the dev rows: one every eval-every forward calls. */
+        int devEvaluations() {
+            return rows == Rows.HELD_APART ? calls() / evalEvery : 0;
+        }
+    }
 
     static DlsEcConfig from(MethodSettings s) {
         return new DlsEcConfig(s.integer("dls-ec.prompt-length", 1, 4096), s.integer("dls-ec.candidates", 1, 1000),
@@ -37,7 +78,20 @@ record DlsEcConfig(int promptLength, int candidates, int localSteps, int phi, do
                 new PostTuning(postTuningDimension(s),
                         s.number("dls-ec.post-tuning.sigma", 1e-12, 1e6),
                         s.integer("dls-ec.post-tuning.population", 2, 100_000),
-                        s.integer("dls-ec.post-tuning.budget", 0, Integer.MAX_VALUE)));
+                        s.integer("dls-ec.post-tuning.budget", 0, Integer.MAX_VALUE), rows(s),
+                        heldApartPerClass(s),
+                        rows(s) == Rows.HELD_APART ? s.integer("dls-ec.post-tuning.eval-every", 1,
+                                Integer.MAX_VALUE) : 1).checked("dls-ec.post-tuning.budget"));
+    }
+
+    /** What post-tuning fits on. */
+    static Rows rows(MethodSettings s) {
+        return s.choice("dls-ec.post-tuning.rows", Rows.class);
+    }
+
+    /** Held-apart rows per class a client gets (and dev rows as many): 0 when post-tuning reads its training rows. */
+    static int heldApartPerClass(MethodSettings s) {
+        return rows(s) == Rows.HELD_APART ? s.integer("dls-ec.post-tuning.shots-per-class", 1, 1_000_000) : 0;
     }
 
     /** A share of the largest useful weight is at most 1 (every coefficient zero); an absolute one any weight. */

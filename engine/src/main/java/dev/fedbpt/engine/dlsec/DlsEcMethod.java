@@ -195,7 +195,7 @@ final class DlsEcMethod implements FederatedMethod {
             // correlation guard, not the LASSO, chose every token.
             metrics.put("guard_rate", (double) state.screenedPositions() / compressed);
         }
-        Personalisation.report(state.personal(), metrics);
+        Personalisation.report(state.personal(), config.postTuning(), metrics);
         return metrics;
     }
 

@@ -30,10 +30,12 @@ public final class DlsEcMethods {
 
     /**
      * The post-tuning z of {@code dls-ec.post-tuning.dimension} (projected here, with DLS-EC's own A, into the
-     * embeddings the prompts carry); a crash falls among a client's {@code dls-ec.local-steps}.
+     * embeddings the prompts carry); a crash falls among a client's {@code dls-ec.local-steps}; under
+     * {@code dls-ec.post-tuning.rows = held-apart} each client's post-tuning and dev rows.
      */
     private static MethodNeeds needs(MethodSettings s) {
-        return MethodNeeds.blackBox(DlsEcConfig.postTuningDimension(s), DlsEcConfig.localSteps(s));
+        return new MethodNeeds(DlsEcConfig.postTuningDimension(s), DlsEcConfig.localSteps(s), 0,
+                DlsEcConfig.heldApartPerClass(s));
     }
 
     private static BbtMethod bbt(String name, BbtMethod.Mode mode, MethodContext c) {

@@ -35,7 +35,7 @@ public final class DlsEcTimings {
                 alphaScale.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
         DlsEcConfig config = new DlsEcConfig(promptLength, 5, localSteps, phi, alpha, scale, 100,
                 DlsEcConfig.Download.COMPRESSED, true, 32, 64, firstOrdinary(vocabulary, promptLength),
-                new DlsEcConfig.PostTuning(500, 0.1, 20, 0));
+                new DlsEcConfig.PostTuning(500, 0.1, 20, 0, DlsEcConfig.Rows.TRAINING, 0, 1));
         long t0 = System.nanoTime();
         VocabularyIndex index = new VocabularyIndex(embeddings, vocabulary);
         double indexMs = (System.nanoTime() - t0) / 1e6;

@@ -61,10 +61,17 @@ final class Personalisation {
         return null;
     }
 
-    /** P and NP accuracy after post-tuning, and of the global prompt alone ({@code _untuned}), where measured. */
-    static void report(List<PersonalResult> results, Map<String, Double> metrics) {
+    /**
+     * P and NP accuracy after post-tuning, and of the global prompt alone ({@code _untuned}), where measured; under
+     * held-apart rows also each client's dev evaluations ({@code post_tuning_dev_evaluations}: one candidate scored
+     * on its dev rows, |dev| forward rows, every eval-every forward calls; the same for every client).
+     */
+    static void report(List<PersonalResult> results, DlsEcConfig.PostTuning settings, Map<String, Double> metrics) {
         if (results.isEmpty()) {
             return;
+        }
+        if (settings.rows() == DlsEcConfig.Rows.HELD_APART) {
+            metrics.put("post_tuning_dev_evaluations", (double) settings.devEvaluations());
         }
         put(metrics, MethodTraits.P_ACCURACY, meanAccuracy(results, true, true));
         put(metrics, MethodTraits.NP_ACCURACY, meanAccuracy(results, false, true));

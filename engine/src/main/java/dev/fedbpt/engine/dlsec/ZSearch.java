@@ -3,6 +3,7 @@ package dev.fedbpt.engine.dlsec;
 import dev.fedbpt.engine.cmaes.Cmaes;
 import dev.fedbpt.engine.cmaes.CmaesParameters;
 import dev.fedbpt.engine.cmaes.CmaesState;
+import dev.fedbpt.engine.data.LocalData;
 import dev.fedbpt.engine.method.Losses;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
@@ -16,13 +17,15 @@ import java.util.List;
 
 /**
  * BBT on one client (Sun et al. 2022): CMA-ES over z, the prompt base + reshape(A z), fitness the loss on the
- * client's own training rows, for a number of generations; the best z seen is kept. Generation g draws its
- * candidates from (seed, purpose, coordinates..., g). Post-tuning and BBT(Fed)'s local search are both this.
+ * client's own training rows (or the rows given), for a number of generations; the best z seen is kept. Generation
+ * g draws its candidates from (seed, purpose, coordinates..., g). Post-tuning and BBT(Fed)'s local search are both
+ * this.
  */
 final class ZSearch {
     private final Projection projection;
     private final float[][] base;
     private final ClientTask task;
+    private final LocalData rows;
     private final Cmaes cmaes;
     private final int generations;
     private final Purpose purpose;
@@ -35,9 +38,16 @@ final class ZSearch {
 
     ZSearch(Projection projection, float[][] base, double[] start, double sigma, int population, int generations,
             ClientTask task, Purpose purpose, int... coordinates) {
+        this(projection, base, start, sigma, population, generations, task, task.data(), purpose, coordinates);
+    }
+
+    /** The search fitted on {@code rows} rather than the client's training rows. */
+    ZSearch(Projection projection, float[][] base, double[] start, double sigma, int population, int generations,
+            ClientTask task, LocalData rows, Purpose purpose, int... coordinates) {
         this.projection = projection;
         this.base = base;
         this.task = task;
+        this.rows = rows;
         this.generations = generations;
         this.purpose = purpose;
         this.coordinates = coordinates.clone();
@@ -62,13 +72,13 @@ final class ZSearch {
         for (double[] z : candidates) {
             prompts.add(new Prompt.Embeddings(projection.apply(base, z)));
         }
-        return new ClientProcedure.ScorePrompts(generation, prompts, task.data().tokenIds());
+        return new ClientProcedure.ScorePrompts(generation, prompts, rows.tokenIds());
     }
 
     void onScores(float[][][] scores) {
         double[] fitness = new double[scores.length];
         for (int k = 0; k < scores.length; k++) {
-            double loss = Losses.meanCrossEntropy(scores[k], task.data().labels(), task.data().numClasses());
+            double loss = Losses.meanCrossEntropy(scores[k], rows.labels(), rows.numClasses());
             if (!Double.isFinite(loss)) {
                 nonFinite++;
                 loss = Double.MAX_VALUE; // the worst fitness
@@ -81,6 +91,16 @@ final class ZSearch {
         }
         cmaes.tell(candidates, fitness);
         generation++;
+    }
+
+    /** The rows the search fits on. */
+    LocalData rows() {
+        return rows;
+    }
+
+    /** Candidate {@code k} of the generation scored last. */
+    double[] candidate(int k) {
+        return candidates[k].clone();
     }
 
     double[] bestZ() {

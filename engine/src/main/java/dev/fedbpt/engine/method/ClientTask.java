@@ -8,13 +8,20 @@ import dev.fedbpt.engine.data.Vocabulary;
  * completed before it), its own training data, the model's vocabulary, the experiment seed every random draw derives
  * from, and what it kept from its previous round (null when nothing). For a personalised method also its own test
  * rows (null where the experiment gives clients none) and whether it takes part in the federated rounds (a client
- * held out of them only joins the personalisation round).
+ * held out of them only joins the personalisation round), and its rows held apart from the federated training
+ * data where the method asks for them ({@link MethodNeeds#heldApartPerClass()}; else null).
  */
 public record ClientTask(int clientId, int round, LocalData data, Vocabulary vocabulary, long seed,
-                         ClientMemory memory, LocalData test, boolean participant) {
+                         ClientMemory memory, LocalData test, boolean participant, HeldApart heldApart) {
+    /** A client without held-apart rows. */
+    public ClientTask(int clientId, int round, LocalData data, Vocabulary vocabulary, long seed, ClientMemory memory,
+                      LocalData test, boolean participant) {
+        this(clientId, round, data, vocabulary, seed, memory, test, participant, null);
+    }
+
     /** A participant without test rows of its own (every client of a method that is not personalised). */
     public ClientTask(int clientId, int round, LocalData data, Vocabulary vocabulary, long seed, ClientMemory memory) {
-        this(clientId, round, data, vocabulary, seed, memory, null, true);
+        this(clientId, round, data, vocabulary, seed, memory, null, true, null);
     }
 
     public ClientTask {

@@ -48,6 +48,15 @@ public final class LocalRounds {
     public static Outcome run(FederatedMethod method, long seed, int rounds, double sampleFraction,
                               List<LocalData> clientData, List<LocalData> clientTests, Participation participation,
                               Vocabulary vocabulary, PromptScorer scorer, boolean shuffleClientOrder) {
+        return run(method, seed, rounds, sampleFraction, clientData, clientTests, null, participation, vocabulary,
+                scorer, shuffleClientOrder);
+    }
+
+    /** @param heldApart each client's rows held apart from its training data, or null where clients have none */
+    public static Outcome run(FederatedMethod method, long seed, int rounds, double sampleFraction,
+                              List<LocalData> clientData, List<LocalData> clientTests, List<HeldApart> heldApart,
+                              Participation participation, Vocabulary vocabulary, PromptScorer scorer,
+                              boolean shuffleClientOrder) {
         if (method == null || clientData == null || vocabulary == null || scorer == null) {
             throw new IllegalArgumentException("method, clientData, vocabulary and scorer must not be null");
         }
@@ -67,7 +76,7 @@ public final class LocalRounds {
             for (int k : sampled) {
                 ClientProcedure procedure = method.client(downlink, new ClientTask(k, t, clientData.get(k),
                         vocabulary, seed, memories.get(k), clientTests == null ? null : clientTests.get(k),
-                        participation.isParticipant(k)));
+                        participation.isParticipant(k), heldApart == null ? null : heldApart.get(k)));
                 ClientProcedure.Finished finished = runClient(procedure, scorer);
                 nonFinite += procedure.nonFiniteCount();
                 byClient[k] = finished.upload();

@@ -11,14 +11,23 @@ package dev.fedbpt.engine.method;
  * @param whiteBoxPromptPositions the most positions before a row its white-box prompt may take (a soft prompt's
  *                                vectors, a prefix), which a white-box model keeps free of row tokens; 0 for a
  *                                black-box method
+ * @param heldApartPerClass       for a personalised method, the examples per class of each client's rows held apart
+ *                                from the federated training data, and again of its dev rows ({@link HeldApart});
+ *                                0 for none
  */
-public record MethodNeeds(int projectionDimension, int localSteps, int whiteBoxPromptPositions) {
+public record MethodNeeds(int projectionDimension, int localSteps, int whiteBoxPromptPositions,
+                          int heldApartPerClass) {
     public MethodNeeds {
-        if (projectionDimension < 0 || localSteps < 1 || whiteBoxPromptPositions < 0) {
-            throw new IllegalArgumentException("projectionDimension >= 0, localSteps >= 1 and "
-                    + "whiteBoxPromptPositions >= 0, got " + projectionDimension + ", " + localSteps + ", "
-                    + whiteBoxPromptPositions);
+        if (projectionDimension < 0 || localSteps < 1 || whiteBoxPromptPositions < 0 || heldApartPerClass < 0) {
+            throw new IllegalArgumentException("projectionDimension >= 0, localSteps >= 1, "
+                    + "whiteBoxPromptPositions >= 0 and heldApartPerClass >= 0, got " + projectionDimension + ", "
+                    + localSteps + ", " + whiteBoxPromptPositions + ", " + heldApartPerClass);
         }
+    }
+
+    /** A method that asks for no held-apart rows. */
+    public MethodNeeds(int projectionDimension, int localSteps, int whiteBoxPromptPositions) {
+        this(projectionDimension, localSteps, whiteBoxPromptPositions, 0);
     }
 
     /** A black-box method whose prompts carry z of length {@code dimension} (0: none). */

@@ -44,5 +44,10 @@ public enum Purpose {
     /** Static int8 calibration ({@code model.precision = int8}): which training rows (0), the prompts' z (1). */
     INT8_CALIBRATION,
     /** FedP-tuning's prompt encoder: its initial parameters, drawn once for the experiment. */
-    PROMPT_ENCODER_INIT
+    PROMPT_ENCODER_INIT,
+    /**
+     * A personalised client's held-apart rows (dls-ec.post-tuning.rows = held-apart): its post-tuning rows and its
+     * dev rows, drawn from the train file's rows outside the federated few-shot set.
+     */
+    HELD_APART_ROWS
 }

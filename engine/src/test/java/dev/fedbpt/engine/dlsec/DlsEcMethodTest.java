@@ -5,6 +5,7 @@ import dev.fedbpt.engine.method.Losses;
 import dev.fedbpt.engine.method.ClientProcedure;
 import dev.fedbpt.engine.method.ClientTask;
 import dev.fedbpt.engine.method.FederatedMethod;
+import dev.fedbpt.engine.method.HeldApart;
 import dev.fedbpt.engine.method.Fp16;
 import dev.fedbpt.engine.method.RoundUpdate;
 import dev.fedbpt.engine.method.Downlink;
@@ -27,6 +28,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -239,6 +241,152 @@ class DlsEcMethodTest {
         FederatedMethod dlsEc = method(Map.of(), 0);
         assertEquals(dlsEc.evaluationPrompt(dlsEc.initialize()).sha256(),
                 method.evaluationPrompt(method.initialize()).sha256());
+    }
+
+    /** bbt alone on held-apart rows: population 4, budget 24 (6 generations), a dev evaluation every 8 calls. */
+    private static final Map<String, String> HELD_APART = Map.of("dls-ec.post-tuning.rows", "held-apart",
+            "dls-ec.post-tuning.eval-every", "8");
+
+    /** A client's personalisation-round task with held-apart rows: 8 post-tuning rows, 4 dev rows, 10 test rows. */
+    private static ClientTask heldApartTask() {
+        return new ClientTask(0, 0, TestModels.data(6, 1), TestModels.VOCAB, SEED, null, TestModels.data(10, 2), true,
+                new HeldApart(TestModels.data(8, 3), TestModels.data(4, 4)));
+    }
+
+    /** Scores {@code rows} so that the first {@code right} rows are predicted correctly and the rest wrongly. */
+    private static float[][] scoresWithCorrect(LocalData rows, int right) {
+        float[][] scores = new float[rows.size()][];
+        for (int r = 0; r < rows.size(); r++) {
+            int predicted = r < right ? rows.labels()[r] : 1 - rows.labels()[r];
+            scores[r] = predicted == 1 ? new float[] {0f, 1f} : new float[] {1f, 0f};
+        }
+        return scores;
+    }
+
+    @Test
+    void heldApartPostTuningFitsItsOwnRowsScoresTheCandidateEveryEvalEveryCallsOnDevAndTestsTheFirstBest() {
+        FederatedMethod method = Methods.create("bbt", TestModels.context(HELD_APART, 0, SEED));
+        ClientTask task = heldApartTask();
+        LocalData train = task.heldApart().train();
+        LocalData dev = task.heldApart().dev();
+        ClientProcedure procedure = method.client(method.configure(method.initialize(), 0), task);
+        PromptScorer scorer = TestModels.scorer();
+        int[] devCorrect = {2, 3, 3}; // the second evaluation is the best; the third only ties it
+        List<String> kinds = new ArrayList<>();
+        List<Integer> steps = new ArrayList<>();
+        List<String> devPrompts = new ArrayList<>();
+        String trainBest = null;
+        double bestLoss = Double.POSITIVE_INFINITY;
+        String tested = null;
+        while (procedure.next() instanceof ClientProcedure.ScorePrompts request) {
+            steps.add(request.step());
+            float[][][] scores = new float[request.prompts().size()][][];
+            if (request.rows().equals(train.tokenIds())) {
+                kinds.add("train");
+                for (int k = 0; k < scores.length; k++) {
+                    scores[k] = scorer.score(request.prompts().get(k), request.rows());
+                    double loss = Losses.meanCrossEntropy(scores[k], train.labels(), 2);
+                    if (loss < bestLoss) {
+                        bestLoss = loss;
+                        trainBest = request.prompts().get(k).sha256();
+                    }
+                }
+            } else if (request.rows().equals(dev.tokenIds())) {
+                kinds.add("dev");
+                assertEquals(1, scores.length, "one candidate per 8 calls, 4 calls a generation");
+                scores[0] = scoresWithCorrect(dev, devCorrect[devPrompts.size()]);
+                devPrompts.add(request.prompts().get(0).sha256());
+            } else {
+                kinds.add("test");
+                assertEquals(task.test().tokenIds(), request.rows());
+                tested = request.prompts().get(0).sha256();
+                for (int k = 0; k < scores.length; k++) {
+                    scores[k] = scorer.score(request.prompts().get(k), request.rows());
+                }
+            }
+            procedure.onScores(scores);
+        }
+        assertEquals(List.of("train", "train", "dev", "train", "train", "dev", "train", "train", "dev", "test"),
+                kinds, "a dev evaluation after calls 8, 16 and 24; the test rows last");
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), steps, "requests count from 0, dev evaluations among them");
+        assertEquals(devPrompts.get(1), tested, "the first best on dev is tested (a later tie does not replace it)");
+        assertNotEquals(devPrompts.get(2), tested);
+        assertNotEquals(trainBest, tested, "the best on dev, not the best training loss");
+        ClientProcedure.Finished finished = (ClientProcedure.Finished) procedure.next();
+        PersonalResult result = (PersonalResult) finished.upload();
+        assertEquals(8, result.sampleCount(), "fitted on the post-tuning rows");
+        assertEquals(10, result.testCount());
+        assertEquals(bestLoss, result.loss(), 0.0);
+        float[][] base = ((Prompt.Embeddings) method.evaluationPrompt(method.initialize())).vectors();
+        double[] z = ((PersonalPrompt) finished.memory()).z();
+        Projection projection = new Projection(6, TestModels.embeddings(SEED), 5, SEED);
+        assertEquals(tested, new Prompt.Embeddings(projection.apply(base, z)).sha256(), "the personal prompt kept");
+    }
+
+    @Test
+    void aDevEvaluationScoresEveryCandidateDueInOneRequestInCallOrder() {
+        Map<String, String> every2 = new java.util.HashMap<>(HELD_APART);
+        every2.put("dls-ec.post-tuning.eval-every", "2");
+        FederatedMethod method = Methods.create("bbt", TestModels.context(every2, 0, SEED));
+        ClientTask task = heldApartTask();
+        ClientProcedure procedure = method.client(method.configure(method.initialize(), 0), task);
+        PromptScorer scorer = TestModels.scorer();
+        List<String> lastGeneration = new ArrayList<>();
+        int devRequests = 0;
+        while (procedure.next() instanceof ClientProcedure.ScorePrompts request) {
+            float[][][] scores = new float[request.prompts().size()][][];
+            if (request.rows().equals(task.heldApart().dev().tokenIds())) {
+                devRequests++;
+                assertEquals(List.of(lastGeneration.get(1), lastGeneration.get(3)),
+                        request.prompts().stream().map(Prompt::sha256).toList(), "calls 2 and 4 of the generation");
+            }
+            lastGeneration = request.prompts().stream().map(Prompt::sha256).toList();
+            for (int k = 0; k < scores.length; k++) {
+                scores[k] = scorer.score(request.prompts().get(k), request.rows());
+            }
+            procedure.onScores(scores);
+        }
+        assertEquals(6, devRequests);
+        assertEquals(12.0, method.metrics(new BbtState(1, new float[5], List.of(
+                (PersonalResult) ((ClientProcedure.Finished) procedure.next()).upload())))
+                .get("post_tuning_dev_evaluations"), "24 calls / 2");
+    }
+
+    @Test
+    void heldApartPostTuningWithoutADevEvaluationIsRefusedNamingEvalEvery() {
+        Map<String, String> few = new java.util.HashMap<>(HELD_APART);
+        few.put("bbt.budget", "4");
+        SettingException refused = assertThrows(SettingException.class,
+                () -> Methods.create("bbt", TestModels.context(few, 0, SEED)));
+        assertEquals("dls-ec.post-tuning.eval-every", refused.key());
+        Map<String, String> dlsEc = new java.util.HashMap<>(HELD_APART);
+        dlsEc.put("dls-ec.post-tuning.budget", "4");
+        assertEquals("dls-ec.post-tuning.eval-every", assertThrows(SettingException.class,
+                () -> method(dlsEc, 2)).key());
+        FederatedMethod bbt = Methods.create("bbt", TestModels.context(HELD_APART, 0, SEED));
+        assertThrows(IllegalStateException.class, () -> bbt.client(bbt.configure(bbt.initialize(), 0),
+                new ClientTask(0, 0, TestModels.data(6, 1), TestModels.VOCAB, SEED, null, TestModels.data(10, 2),
+                        true)), "held-apart post-tuning needs its rows");
+    }
+
+    @Test
+    void dlsEcPostTunesOnHeldApartRowsThroughTheRounds() {
+        int federatedRounds = 1;
+        FederatedMethod method = method(HELD_APART, federatedRounds);
+        List<LocalData> train = List.of(TestModels.data(8, 1), TestModels.data(8, 2));
+        List<LocalData> test = List.of(TestModels.data(10, 3), TestModels.data(10, 4));
+        List<HeldApart> heldApart = List.of(new HeldApart(TestModels.data(8, 5), TestModels.data(8, 6)),
+                new HeldApart(TestModels.data(8, 7), TestModels.data(8, 8)));
+        LocalRounds.Outcome a = LocalRounds.run(method, SEED, federatedRounds + 1, 1.0, train, test, heldApart,
+                new Participation(2, new int[0], federatedRounds), TestModels.VOCAB, TestModels.scorer(), false);
+        LocalRounds.Outcome b = LocalRounds.run(method(HELD_APART, federatedRounds), SEED, federatedRounds + 1, 1.0,
+                train, test, heldApart, new Participation(2, new int[0], federatedRounds), TestModels.VOCAB,
+                TestModels.scorer(), true);
+        assertArrayEquals(bytes(a.last()), bytes(b.last()));
+        DlsEcState last = (DlsEcState) a.last();
+        assertTrue(last.personal().stream().allMatch(r -> r.sampleCount() == 8 && r.testCount() == 10));
+        assertEquals(2.0, method.metrics(last).get("post_tuning_dev_evaluations"), "16 calls / 8");
+        assertNull(method(Map.of(), 1).metrics(last).get("post_tuning_dev_evaluations"), "none on training rows");
     }
 
     private static byte[] bytes(Payload payload) {

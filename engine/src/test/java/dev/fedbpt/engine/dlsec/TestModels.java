@@ -79,6 +79,8 @@ final class TestModels {
                 Map.entry("dls-ec.full-batch-up-to", "8"), Map.entry("dls-ec.first-token", "10"),
                 Map.entry("dls-ec.post-tuning.dimension", "5"), Map.entry("dls-ec.post-tuning.sigma", "0.1"),
                 Map.entry("dls-ec.post-tuning.population", "4"), Map.entry("dls-ec.post-tuning.budget", "16"),
+                Map.entry("dls-ec.post-tuning.rows", "training"), Map.entry("dls-ec.post-tuning.shots-per-class", "4"),
+                Map.entry("dls-ec.post-tuning.eval-every", "8"),
                 Map.entry("bbt.sigma", "1.0"), Map.entry("bbt.budget", "24")));
         values.putAll(overrides);
         MethodSettings settings = new MapSettings(values);

@@ -12,7 +12,8 @@ class MethodsTest {
     private static MethodSettings settings(String dimension, String promptLength, String prefixLength) {
         return new MapSettings(Map.of("search.dimension", dimension, "search.local-iterations", "8",
                 "gradient.prompt-length", promptLength, "gradient.prefix-length", prefixLength,
-                "gradient.local-epochs", "3", "dls-ec.local-steps", "40", "dls-ec.post-tuning.dimension", "200"));
+                "gradient.local-epochs", "3", "dls-ec.local-steps", "40", "dls-ec.post-tuning.dimension", "200",
+                "dls-ec.post-tuning.rows", "held-apart", "dls-ec.post-tuning.shots-per-class", "16"));
     }
 
     @Test
@@ -21,7 +22,11 @@ class MethodsTest {
         assertEquals(new MethodNeeds(500, 8, 0), Methods.needs("fedbpt", s));
         assertEquals(new MethodNeeds(500, 8, 0), Methods.needs("centralised-bbt", s));
         assertEquals(new MethodNeeds(0, 1, 0), Methods.needs("fed-bbpt", s), "token prompts carry no z");
-        assertEquals(new MethodNeeds(200, 40, 0), Methods.needs("dls-ec", s), "its own post-tuning d and steps");
+        assertEquals(new MethodNeeds(200, 40, 0, 16), Methods.needs("dls-ec", s),
+                "its own post-tuning d and steps, and 16 held-apart rows per class (and as many dev rows)");
+        assertEquals(new MethodNeeds(200, 40, 0), Methods.needs("bbt", new MapSettings(Map.of("dls-ec.local-steps",
+                "40", "dls-ec.post-tuning.dimension", "200", "dls-ec.post-tuning.rows", "training"))),
+                "post-tuning on the training rows asks for none");
         assertEquals(new MethodNeeds(0, 3, 50), Methods.needs("fedprompt", s));
         assertEquals(new MethodNeeds(0, 3, 30), Methods.needs("fedpeptao", settings("500", "3", "30")));
     }
