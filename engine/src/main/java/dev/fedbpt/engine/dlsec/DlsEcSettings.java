@@ -1,7 +1,6 @@
 package dev.fedbpt.engine.dlsec;
 
 import dev.fedbpt.engine.method.SettingsRules;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -20,13 +19,6 @@ public final class DlsEcSettings implements SettingsRules {
         if (!DlsEcMethods.NAMES.contains(stored.apply("experiment.method"))) {
             return Map.of();
         }
-        Map<String, String> older = new LinkedHashMap<>();
-        if (stored.apply(ALPHA_SCALE) == null) {
-            older.put(ALPHA_SCALE, "absolute");
-        }
-        if (stored.apply(POST_TUNING_ROWS) == null) {
-            older.put(POST_TUNING_ROWS, "training");
-        }
-        return older;
+        return SettingsRules.absent(stored, Map.of(ALPHA_SCALE, "absolute", POST_TUNING_ROWS, "training"));
     }
 }
