@@ -162,14 +162,15 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         }
         int[] heldOut = IntStream.range(clients - config.federation().heldOutClients(), clients).toArray();
         List<HeldApart> heldApart = null;
-        int perClass = heldApartPerClass(config);
+        MethodNeeds needs = heldApartNeeds(config);
+        int perClass = needs.heldApartPerClass();
         if (perClass > 0) {
             // Stratified per client, not dealt like its training label skew (Partitioner.likeTraining): the paper
             // gives every client 16 post-tuning examples of each class (and a dev set as large).
             List<Example> taken = new ArrayList<>(fewShot.examples());
             if (onDev) taken.addAll(drawn.dev().examples());
             List<Example> pool = outside(train.examples(), taken);
-            heldApart = heldApart(pool, clients, perClass, task, encodeTrain, Rng.of(seed, Purpose.HELD_APART_ROWS, 0),
+            heldApart = heldApart(pool, clients, needs, task, encodeTrain, Rng.of(seed, Purpose.HELD_APART_ROWS, 0),
                     "the train file's rows outside the few-shot set" + (onDev ? " and the dev evaluation set" : ""));
         }
         return new ExperimentData(task, List.copyOf(localData), testSet, List.copyOf(clientTests),
@@ -177,10 +178,10 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
                 config.experiment().traits().personalisationRound(config.experiment().rounds())), heldApart);
     }
 
-    /** The held-apart rows per class a personalised method asks each client for (0: none). */
-    private static int heldApartPerClass(ExperimentConfig config) {
+    /** The held-apart rows per class a personalised method asks each client for (0: none), and their key. */
+    private static MethodNeeds heldApartNeeds(ExperimentConfig config) {
         return config.experiment().traits().personalised()
-                ? Methods.needs(config.experiment().method(), config.settings()).heldApartPerClass() : 0;
+                ? Methods.needs(config.experiment().method(), config.settings()) : new MethodNeeds(0, 1, 0);
     }
 
     /** {@code examples} without any equal to one of {@code taken} (a duplicate of a training row is one too). */
@@ -199,8 +200,9 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
      * 0's post-tuning rows, its dev rows, then client 1's, and so on (each set listed in pool order). A pool too small
      * is a configuration error naming the key.
      */
-    private static List<HeldApart> heldApart(List<Example> pool, int clients, int perClass, TaskDefinition task,
+    private static List<HeldApart> heldApart(List<Example> pool, int clients, MethodNeeds needs, TaskDefinition task,
                                              Function<Example, int[]> encode, RandomGenerator rng, String where) {
+        int perClass = needs.heldApartPerClass();
         int numClasses = task.numClasses();
         List<List<Integer>> byClass = new ArrayList<>();
         for (int c = 0; c < numClasses; c++) byClass.add(new ArrayList<>());
@@ -210,11 +212,11 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
             order[c] = byClass.get(c).stream().mapToInt(Integer::intValue).toArray();
             int needed = 2 * perClass * clients;
             if (order[c].length < needed) {
-                throw new ConfigError("fedbpt." + HELD_APART_KEY, "dls-ec.post-tuning.rows = held-apart draws "
-                        + perClass + " post-tuning and " + perClass + " dev rows of every class for each of "
-                        + clients + " client(s) from " + where + ", " + needed + " of class "
+                throw new ConfigError("fedbpt." + needs.heldApartKey(), "the method's rows held apart from the "
+                        + "federated data take " + perClass + " rows and " + perClass + " dev rows of every class for "
+                        + "each of " + clients + " client(s) from " + where + ", " + needed + " of class "
                         + task.labelNames().get(c) + ", but there are only " + order[c].length + "; set a smaller "
-                        + HELD_APART_KEY + ", fewer data.shots-per-class, or dls-ec.post-tuning.rows = training");
+                        + needs.heldApartKey() + " or fewer data.shots-per-class");
             }
             Shuffle.shuffle(order[c], rng);
         }
@@ -238,8 +240,6 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
     private static List<Example> inPoolOrder(List<Example> pool, List<Integer> indices) {
         return indices.stream().sorted().map(pool::get).toList();
     }
-
-    private static final String HELD_APART_KEY = "dls-ec.post-tuning.shots-per-class";
 
     /**
      * FedPepTAO's split of {@code examples}; one it cannot complete (a client whose share rounds to no example, or
@@ -272,7 +272,8 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
         List<LocalData> tests = new ArrayList<>();
         List<int[]> allRows = new ArrayList<>();
         List<Integer> allLabels = new ArrayList<>();
-        int perClass = heldApartPerClass(config);
+        MethodNeeds needs = heldApartNeeds(config);
+        int perClass = needs.heldApartPerClass();
         List<HeldApart> heldApart = perClass > 0 ? new ArrayList<>() : null;
         for (int d = 0; d < data.domains().size(); d++) {
             String domain = data.domains().get(d);
@@ -288,7 +289,7 @@ public record ExperimentData(TaskDefinition task, List<LocalData> clients, Evalu
             if (heldApart != null) {
                 // The paper draws them from the domain's dev split, which this copy of FDU-MTL lacks: from its train
                 // file's rows outside the client's few-shot set instead.
-                heldApart.addAll(heldApart(outside(trainFile.examples(), fewShot.examples()), 1, perClass, task,
+                heldApart.addAll(heldApart(outside(trainFile.examples(), fewShot.examples()), 1, needs, task,
                         encode, Rng.of(seed, Purpose.HELD_APART_ROWS, 2, d), "domain " + domain
                                 + "'s train file outside its few-shot rows"));
             }

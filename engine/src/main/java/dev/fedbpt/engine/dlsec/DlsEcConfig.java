@@ -90,8 +90,10 @@ record DlsEcConfig(int promptLength, int candidates, int localSteps, int phi, do
     }
 
     /** Held-apart rows per class a client gets (and dev rows as many): 0 when post-tuning reads its training rows. */
+    static final String HELD_APART_KEY = "dls-ec.post-tuning.shots-per-class";
+
     static int heldApartPerClass(MethodSettings s) {
-        return rows(s) == Rows.HELD_APART ? s.integer("dls-ec.post-tuning.shots-per-class", 1, 1_000_000) : 0;
+        return rows(s) == Rows.HELD_APART ? s.integer(HELD_APART_KEY, 1, 1_000_000) : 0;
     }
 
     /** A share of the largest useful weight is at most 1 (every coefficient zero); an absolute one any weight. */

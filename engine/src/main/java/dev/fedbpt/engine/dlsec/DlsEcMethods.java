@@ -34,8 +34,9 @@ public final class DlsEcMethods {
      * {@code dls-ec.post-tuning.rows = held-apart} each client's post-tuning and dev rows.
      */
     private static MethodNeeds needs(MethodSettings s) {
-        return new MethodNeeds(DlsEcConfig.postTuningDimension(s), DlsEcConfig.localSteps(s), 0,
-                DlsEcConfig.heldApartPerClass(s));
+        int perClass = DlsEcConfig.heldApartPerClass(s);
+        return new MethodNeeds(DlsEcConfig.postTuningDimension(s), DlsEcConfig.localSteps(s), 0, perClass,
+                perClass > 0 ? DlsEcConfig.HELD_APART_KEY : null);
     }
 
     private static BbtMethod bbt(String name, BbtMethod.Mode mode, MethodContext c) {

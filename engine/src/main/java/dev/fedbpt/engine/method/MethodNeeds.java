@@ -14,20 +14,25 @@ package dev.fedbpt.engine.method;
  * @param heldApartPerClass       for a personalised method, the examples per class of each client's rows held apart
  *                                from the federated training data, and again of its dev rows ({@link HeldApart});
  *                                0 for none
+ * @param heldApartKey            the setting that sets {@code heldApartPerClass}, which an error about too few rows
+ *                                names; null when there are none
  */
 public record MethodNeeds(int projectionDimension, int localSteps, int whiteBoxPromptPositions,
-                          int heldApartPerClass) {
+                          int heldApartPerClass, String heldApartKey) {
     public MethodNeeds {
         if (projectionDimension < 0 || localSteps < 1 || whiteBoxPromptPositions < 0 || heldApartPerClass < 0) {
             throw new IllegalArgumentException("projectionDimension >= 0, localSteps >= 1, "
                     + "whiteBoxPromptPositions >= 0 and heldApartPerClass >= 0, got " + projectionDimension + ", "
                     + localSteps + ", " + whiteBoxPromptPositions + ", " + heldApartPerClass);
         }
+        if (heldApartPerClass > 0 && heldApartKey == null) {
+            throw new IllegalArgumentException("held-apart rows need the key that sets them, for errors to name");
+        }
     }
 
     /** A method that asks for no held-apart rows. */
     public MethodNeeds(int projectionDimension, int localSteps, int whiteBoxPromptPositions) {
-        this(projectionDimension, localSteps, whiteBoxPromptPositions, 0);
+        this(projectionDimension, localSteps, whiteBoxPromptPositions, 0, null);
     }
 
     /** A black-box method whose prompts carry z of length {@code dimension} (0: none). */

@@ -22,7 +22,7 @@ class MethodsTest {
         assertEquals(new MethodNeeds(500, 8, 0), Methods.needs("fedbpt", s));
         assertEquals(new MethodNeeds(500, 8, 0), Methods.needs("centralised-bbt", s));
         assertEquals(new MethodNeeds(0, 1, 0), Methods.needs("fed-bbpt", s), "token prompts carry no z");
-        assertEquals(new MethodNeeds(200, 40, 0, 16), Methods.needs("dls-ec", s),
+        assertEquals(new MethodNeeds(200, 40, 0, 16, "dls-ec.post-tuning.shots-per-class"), Methods.needs("dls-ec", s),
                 "its own post-tuning d and steps, and 16 held-apart rows per class (and as many dev rows)");
         assertEquals(new MethodNeeds(200, 40, 0), Methods.needs("bbt", new MapSettings(Map.of("dls-ec.local-steps",
                 "40", "dls-ec.post-tuning.dimension", "200", "dls-ec.post-tuning.rows", "training"))),
