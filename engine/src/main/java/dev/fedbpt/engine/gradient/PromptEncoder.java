@@ -92,6 +92,7 @@ public final class PromptEncoder {
         private final double[][] layerInput = new double[3][]; // embedding, layer 0's output, layer 1's output
         private final Direction[][] directions = new Direction[2][2];
         private final double[] preRelu;
+        private final double[] activated;
         private final double[] prompt;
 
         private Pass(double[] params) {
@@ -109,7 +110,7 @@ public final class PromptEncoder {
             }
             int mlp = lstmOffset(2, 0);
             preRelu = linear(layerInput[2], mlp);
-            double[] activated = new double[preRelu.length];
+            activated = new double[preRelu.length];
             for (int i = 0; i < activated.length; i++) activated[i] = Math.max(preRelu[i], 0);
             prompt = linear(activated, mlp + hidden * hidden + hidden);
         }
@@ -126,8 +127,6 @@ public final class PromptEncoder {
             double[] grad = new double[params.length];
             int w1 = lstmOffset(2, 0);
             int w2 = w1 + hidden * hidden + hidden;
-            double[] activated = new double[preRelu.length];
-            for (int i = 0; i < activated.length; i++) activated[i] = Math.max(preRelu[i], 0);
             double[] dActivated = linearBackward(activated, promptGradient, w2, grad);
             for (int i = 0; i < dActivated.length; i++) {
                 if (preRelu[i] <= 0) dActivated[i] = 0;
