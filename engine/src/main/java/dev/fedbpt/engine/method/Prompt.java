@@ -156,14 +156,6 @@ public sealed interface Prompt permits Prompt.Continuous, Prompt.Embeddings, Pro
             return new Deep(inputLength, input, prefixLength, prefix, layers);
         }
 
-        /** Whether layer {@code layer}'s prefix is masked. */
-        public boolean masks(int layer) {
-            for (int l : maskedPrefixLayers) {
-                if (l == layer) return true;
-            }
-            return false;
-        }
-
         public static Deep input(int length, double[] values) {
             return new Deep(length, values, 0, null);
         }
